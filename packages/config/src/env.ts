@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** Booleans from the environment: only these spellings, so "false" is never true. */
+const envBool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+export const envSchema = z.object({
+  MOS_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  DATABASE_URL: z.string().url({ message: 'DATABASE_URL must be a postgres:// URL' }),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('mos-webhooks'),
+  API_PORT: port(3000),
+  CONTROL_PLANE_PORT: port(3001),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** 32 bytes, base64 or hex: the vault's AES-256-GCM key. Generated under .data/ in dev. */
+  MOS_MASTER_KEY: z.string().optional(),
+  MOS_DATA_DIR: z.string().default('.data'),
+  MOS_COOKIE_SECURE: envBool,
+  MOS_BUILD_COMMIT: z.string().optional(),
+  PROVIDER_BASE_URL: z.string().url().optional(),
+  PROVIDER_API_VERSION: z.string().default('v23.0'),
+  // Fallbacks honoured only outside production (see vault.ts).
+  WEBHOOK_SIGNING_SECRET: z.string().optional(),
+  PROVIDER_WEBHOOK_VERIFY_TOKEN: z.string().optional(),
+  PARTNER_WEBHOOK_SECRET: z.string().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Parses once at start-up; a bad config stops the process with every problem listed. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (parsed.data.MOS_ENV === 'production' && !parsed.data.MOS_MASTER_KEY) {
+    throw new Error('invalid configuration:\n  MOS_MASTER_KEY: required in production');
+  }
+  return parsed.data;
+}

@@ -1,0 +1,19 @@
+/** Injected wherever time matters so tests can move it. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export function fixedClock(start: Date): Clock & { advance(ms: number): void; set(d: Date): void } {
+  let t = start.getTime();
+  return {
+    now: () => new Date(t),
+    advance(ms: number) {
+      t += ms;
+    },
+    set(d: Date) {
+      t = d.getTime();
+    },
+  };
+}

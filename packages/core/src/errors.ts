@@ -1,0 +1,68 @@
+/**
+ * Every error code the service answers with, and its HTTP status. Express routes and tRPC
+ * procedures both map an AppError through this one table so they answer alike.
+ */
+export const ERROR_STATUS = {
+  unauthenticated: 401,
+  forbidden: 403,
+  internal_error: 500,
+  invalid_request: 400,
+  invalid_query: 400,
+  create_failed: 400,
+  update_failed: 400,
+  not_found: 404,
+  conflict: 409,
+  validation_failed: 400,
+  provider_submit_failed: 400,
+  no_waba: 400,
+  no_access_token: 400,
+  no_llm_key: 400,
+  verification_failed: 400,
+  webhook_not_found: 404,
+  webhook_delivery_not_found: 404,
+  webhook_rejection_not_found: 404,
+  webhook_not_found_or_disabled: 404,
+  workspace_required: 400,
+  payload_too_large: 413,
+  rate_limited: 429,
+  service_unavailable: 503,
+  invalid_api_key: 401,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface AppErrorOptions {
+  message?: string;
+  issues?: unknown[];
+  meta?: unknown;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly issues?: unknown[];
+  readonly meta?: unknown;
+
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    super(options.message ?? code, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    if (options.issues) this.issues = options.issues;
+    if (options.meta !== undefined) this.meta = options.meta;
+  }
+
+  /** The JSON body: `{error, message?, issues?, meta?}`; message only when it adds something. */
+  toBody(): Record<string, unknown> {
+    const body: Record<string, unknown> = { error: this.code };
+    if (this.message && this.message !== this.code) body.message = this.message;
+    if (this.issues) body.issues = this.issues;
+    if (this.meta !== undefined) body.meta = this.meta;
+    return body;
+  }
+}
+
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError;
+}

@@ -1,0 +1,15 @@
+export const ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Roles allowed into settings routes (templates, members, keys, secrets). */
+export const SETTINGS_ROLES: readonly Role[] = ['owner', 'admin', 'developer'];
+/** Roles allowed to manage people and seed shared content. */
+export const ADMIN_ROLES: readonly Role[] = ['owner', 'admin'];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+export function roleAllowed(role: Role, allowed: readonly Role[]): boolean {
+  return allowed.includes(role);
+}
