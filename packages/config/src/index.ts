@@ -3,3 +3,4 @@ export * from './master-key';
 export * from './crypto';
 export * from './logger';
 export * from './build-info';
+export * from './vault';

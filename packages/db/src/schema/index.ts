@@ -4,3 +4,8 @@ export * from './sessions';
 export * from './api-keys';
 export * from './secrets';
 export * from './audit-logs';
+export * from './webhook-events';
+export * from './outbox-jobs';
+export * from './webhook-deliveries';
+export * from './webhook-rejections';
+export * from './worker-heartbeats';

@@ -1,0 +1,36 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { newId } from '@mos/core';
+import type { DbOrTx } from '../client';
+import { auditLogs } from '../schema/index';
+
+export type AuditLogRow = typeof auditLogs.$inferSelect;
+
+export interface AuditEntry {
+  action: string;
+  targetId?: string | null;
+  actorId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Call inside the same transaction as the change it records. */
+export async function writeAuditLog(db: DbOrTx, workspaceId: string, entry: AuditEntry): Promise<AuditLogRow> {
+  const [row] = await db
+    .insert(auditLogs)
+    .values({
+      id: newId('audit'),
+      workspaceId,
+      action: entry.action,
+      targetId: entry.targetId ?? null,
+      actorId: entry.actorId ?? null,
+      details: entry.details ?? null,
+    })
+    .returning();
+  return row!;
+}
+
+export async function listAuditLogs(db: DbOrTx, workspaceId: string, opts: { limit: number; action?: string }): Promise<AuditLogRow[]> {
+  const where = opts.action
+    ? and(eq(auditLogs.workspaceId, workspaceId), eq(auditLogs.action, opts.action))
+    : eq(auditLogs.workspaceId, workspaceId);
+  return db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.createdAt), desc(auditLogs.id)).limit(opts.limit);
+}

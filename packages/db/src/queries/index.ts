@@ -1,0 +1,6 @@
+export * from './workspaces';
+export * from './members';
+export * from './sessions';
+export * from './api-keys';
+export * from './vault-secrets';
+export * from './audit-logs';
