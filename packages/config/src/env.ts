@@ -45,3 +45,13 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   return parsed.data;
 }
+
+/** For process entry points: a bad config prints every problem and exits 2, no stack trace. */
+export function loadEnvOrExit(source: NodeJS.ProcessEnv = process.env): Env {
+  try {
+    return loadEnv(source);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+}

@@ -4,3 +4,5 @@ export * from './sessions';
 export * from './api-keys';
 export * from './vault-secrets';
 export * from './audit-logs';
+export * from './worker-heartbeats';
+export * from './queue';

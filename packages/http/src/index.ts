@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './request-id';
+export * from './session';
+export * from './auth-routes';
+export * from './procedures';
+export * from './serve';

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { AppError, ROLES } from '@mos/core';
+import { getWorkspace, setProviderIngressWorkspace, upsertMember, upsertWorkspace, writeAuditLog, type WorkspaceRow } from '@mos/db';
+import type { AppDeps } from '../deps';
+import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords';
+import type { Scope } from './scope';
+
+const graphId = z.string().trim().regex(/^\d{5,32}$/, 'must be the numeric id the provider shows');
+
+export const providerSettingsInput = z.object({
+  wabaId: graphId.nullable().optional(),
+  phoneNumberId: graphId.nullable().optional(),
+  providerIngress: z.literal(true).optional(),
+  dataRetentionDays: z.number().int().min(1).max(3650).nullable().optional(),
+});
+
+export const workspaceView = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  wabaId: z.string().nullable(),
+  phoneNumberId: z.string().nullable(),
+  providerIngress: z.boolean(),
+  dataRetentionDays: z.number().nullable(),
+});
+export type WorkspaceView = z.infer<typeof workspaceView>;
+
+export const toWorkspaceView = (w: WorkspaceRow): WorkspaceView => ({
+  id: w.id,
+  slug: w.slug,
+  name: w.name,
+  wabaId: w.wabaId,
+  phoneNumberId: w.phoneNumberId,
+  providerIngress: w.providerIngress,
+  dataRetentionDays: w.dataRetentionDays,
+});
+
+export async function getWorkspaceSettings(deps: AppDeps, scope: Scope): Promise<WorkspaceView> {
+  const ws = await getWorkspace(deps.db, scope.workspaceId);
+  if (!ws) throw new AppError('not_found', { message: 'workspace not found' });
+  return toWorkspaceView(ws);
+}
+
+export async function updateWorkspaceSettings(deps: AppDeps, scope: Scope, input: z.infer<typeof providerSettingsInput>): Promise<WorkspaceView> {
+  return deps.db.transaction(async (tx) => {
+    const ws = await getWorkspace(tx, scope.workspaceId);
+    if (!ws) throw new AppError('not_found', { message: 'workspace not found' });
+    await upsertWorkspace(tx, ws.slug, { wabaId: input.wabaId, phoneNumberId: input.phoneNumberId, dataRetentionDays: input.dataRetentionDays });
+    if (input.providerIngress) await setProviderIngressWorkspace(tx, ws.id);
+    await writeAuditLog(tx, ws.id, { action: 'workspace.settings', actorId: scope.actorId, targetId: ws.id, details: { fields: Object.keys(input) } });
+    return toWorkspaceView((await getWorkspace(tx, ws.id))!);
+  });
+}
+
+export const slugSchema = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'slug: lowercase letters, digits and dashes, 1-64 characters');
+
+export const bootstrapInput = z.object({
+  workspace: slugSchema,
+  email: z.string().trim().toLowerCase().email(),
+  password: z.string().min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`),
+  wabaId: graphId.optional(),
+  phoneNumberId: graphId.optional(),
+  providerIngress: z.boolean().optional(),
+  role: z.enum(ROLES).default('owner'),
+});
+
+/** Creates or updates a workspace and an owner in one transaction; safe to repeat. */
+export async function bootstrapWorkspace(deps: AppDeps, input: z.input<typeof bootstrapInput>) {
+  const data = bootstrapInput.parse(input);
+  const passwordHash = await hashPassword(data.password);
+  return deps.db.transaction(async (tx) => {
+    const { workspace, created } = await upsertWorkspace(tx, data.workspace, { wabaId: data.wabaId, phoneNumberId: data.phoneNumberId });
+    if (data.providerIngress) await setProviderIngressWorkspace(tx, workspace.id);
+    const { member } = await upsertMember(tx, workspace.id, { email: data.email, passwordHash, role: data.role });
+    await writeAuditLog(tx, workspace.id, { action: 'workspace.bootstrap', actorId: 'cli', targetId: workspace.id, details: { created } });
+    return { workspace: { id: workspace.id, slug: workspace.slug }, operator: { id: member.id, email: member.email, role: member.role } };
+  });
+}

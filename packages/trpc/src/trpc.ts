@@ -1,0 +1,93 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import { AppError, ERROR_STATUS, isAppError, roleAllowed, type ErrorCode, type Role } from '@mos/core';
+import { ZodError } from 'zod';
+import type { Actor, AppDeps } from './deps';
+
+export interface Context {
+  deps: AppDeps;
+  actor: Actor | null;
+  requestId: string;
+}
+
+/** tRPC codes for our HTTP statuses, so a tRPC client sees the same class of failure. */
+const TRPC_CODE: Record<number, TRPCError['code']> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'INTERNAL_SERVER_ERROR',
+};
+
+export function toTRPCError(err: AppError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE[err.status] ?? 'INTERNAL_SERVER_ERROR', message: err.message, cause: err });
+}
+
+/** The AppError behind a tRPC error, if any: zod input errors become invalid_request. */
+export function appErrorOf(err: unknown): AppError | undefined {
+  if (isAppError(err)) return err;
+  if (err instanceof TRPCError) {
+    if (isAppError(err.cause)) return err.cause;
+    if (err.cause instanceof ZodError) {
+      return new AppError('invalid_request', { message: 'Invalid input', issues: err.cause.issues });
+    }
+    if (err.code === 'UNAUTHORIZED') return new AppError('unauthenticated');
+    if (err.code === 'FORBIDDEN') return new AppError('forbidden');
+    if (err.code === 'NOT_FOUND') return new AppError('not_found', { message: err.message });
+  }
+  return undefined;
+}
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    const app = appErrorOf(error);
+    return {
+      ...shape,
+      data: {
+        ...shape.data,
+        stack: undefined,
+        // Our error code, plus zod issues or provider meta, so UIs branch on codes, not text.
+        appCode: (app?.code ?? (shape.data.code === 'INTERNAL_SERVER_ERROR' ? 'internal_error' : null)) as ErrorCode | null,
+        issues: app?.issues ?? null,
+        meta: app?.meta ?? null,
+      },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;
+
+/** Converts AppErrors thrown by service functions into tRPC errors carrying them. */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isAppError(result.error.cause)) {
+    const { cause } = result.error;
+    return { ...result, error: toTRPCError(cause) } as typeof result;
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(appErrors);
+
+/** A signed-in operator; the context's actor is non-null from here on. */
+export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.actor) throw toTRPCError(new AppError('unauthenticated'));
+  return next({ ctx: { ...ctx, actor: ctx.actor } });
+});
+
+/** The role check is the first thing a guarded procedure does (spec: settings routes). */
+export function roleProcedure(allowed: readonly Role[]) {
+  return operatorProcedure.use(({ ctx, next }) => {
+    if (!roleAllowed(ctx.actor.role, allowed)) {
+      throw toTRPCError(new AppError('forbidden', { message: `Requires one of: ${allowed.join(', ')}` }));
+    }
+    return next();
+  });
+}
+
+export { ERROR_STATUS };

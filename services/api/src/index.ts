@@ -1,0 +1,1 @@
+export { createApiApp } from './app';

@@ -1,0 +1,34 @@
+import { loadEnv } from '@mos/config';
+import { AppError } from '@mos/core';
+import { findWorkspaceBySlug, runMigrations } from '@mos/db';
+import { createAppDeps, type AppDeps, type Scope } from '@mos/trpc';
+
+export interface CliContext {
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+/** Opens the database for one command; the CLI always runs pending migrations first. */
+export async function openContext(): Promise<CliContext> {
+  const env = loadEnv({ LOG_LEVEL: 'silent', ...process.env });
+  await runMigrations(env.DATABASE_URL);
+  const { deps, database } = createAppDeps(env, 'cli');
+  return { deps, close: () => database.close() };
+}
+
+export async function scopeForSlug(deps: AppDeps, slug: string): Promise<Scope> {
+  const ws = await findWorkspaceBySlug(deps.db, slug);
+  if (!ws) throw new AppError('not_found', { message: `no workspace with slug "${slug}"` });
+  return { workspaceId: ws.id, actorId: 'cli' };
+}
+
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+/** `-` means "read the value from stdin", so secrets stay out of shell history and ps. */
+export async function valueOrStdin(value: string): Promise<string> {
+  return value === '-' ? readStdin() : value;
+}

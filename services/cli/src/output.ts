@@ -1,0 +1,40 @@
+import { AppError, isAppError } from '@mos/core';
+import { ZodError } from 'zod';
+import { openContext, type CliContext } from './context';
+
+export interface OutputOptions {
+  json?: boolean;
+}
+
+export function print(result: unknown, opts: OutputOptions, human: (r: never) => string): void {
+  if (opts.json) console.log(JSON.stringify(result, null, 2));
+  else console.log(human(result as never));
+}
+
+/** One failure path: a message on stderr (JSON with --json) and a non-zero exit. */
+export function fail(err: unknown, opts: OutputOptions): never {
+  let code = 'internal_error';
+  let message = err instanceof Error ? err.message : String(err);
+  if (isAppError(err)) {
+    code = err.code;
+    message = err.message;
+  } else if (err instanceof ZodError) {
+    code = 'invalid_request';
+    message = err.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+  }
+  if (opts.json) console.error(JSON.stringify({ error: code, message }));
+  else console.error(`mos: ${message}`);
+  process.exit(err instanceof AppError || err instanceof ZodError ? 1 : 3);
+}
+
+/** Runs one command against the database: open, act, print, close; any failure exits non-zero. */
+export async function run<T>(o: OutputOptions, fn: (ctx: CliContext) => Promise<T>, human: (r: T) => string): Promise<void> {
+  const ctx = await openContext().catch((e) => fail(e, o));
+  try {
+    print(await fn(ctx), o, human);
+  } catch (e) {
+    fail(e, o);
+  } finally {
+    await ctx.close();
+  }
+}
