@@ -12,7 +12,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': ['error', { allow: ['error'] }],
+      '@typescript-eslint/no-explicit-any': 'error',
     },
+  },
+  {
+    // Tests read loosely-typed JSON responses.
+    files: ['**/*.test.ts', '**/testing.ts', '**/testing/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     // The CLI and stack scripts print to stdout by design.

@@ -1,0 +1,20 @@
+import { readFileSync, statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../', import.meta.url);
+
+describe('CI entry point', () => {
+  it('.ci/run runs the README test command, ./infra/test.sh', () => {
+    const run = readFileSync(new URL('.ci/run', root), 'utf8');
+    const commands = run.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+    expect(commands.some((l) => /(^|\s)(exec\s+)?\.\/infra\/test\.sh(\s|$)/.test(l))).toBe(true);
+    expect(statSync(new URL('.ci/run', root)).mode & 0o111).not.toBe(0);
+    expect(readFileSync(new URL('README.md', root), 'utf8')).toContain('./infra/test.sh');
+  });
+
+  it('infra/test.sh typechecks, lints, migrates and runs every test, failing on any error', () => {
+    const sh = readFileSync(new URL('infra/test.sh', root), 'utf8');
+    expect(sh).toContain('set -euo pipefail');
+    for (const step of ['pnpm -s typecheck', 'pnpm -s lint', 'pnpm -s db:migrate', 'pnpm -s test']) expect(sh).toContain(step);
+  });
+});
