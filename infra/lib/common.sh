@@ -106,3 +106,7 @@ start_temporal() {
   [ -f "$logf" ] && tail -20 "$logf" >&2
   die "Temporal dev server did not start"
 }
+
+http_ok() { # URL: exit 0 when it answers 2xx
+  node -e "fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" "$1"
+}
