@@ -29,6 +29,14 @@ export const envSchema = z.object({
   WEBHOOK_SIGNING_SECRET: z.string().optional(),
   PROVIDER_WEBHOOK_VERIFY_TOKEN: z.string().optional(),
   PARTNER_WEBHOOK_SECRET: z.string().optional(),
+  /** Machine-to-machine bearer token for POST /internal/templates[/sync]; unset disables those routes. */
+  MOS_SERVICE_TOKEN: z.string().min(32, 'MOS_SERVICE_TOKEN must be at least 32 characters').optional(),
+  /** Provider webhook guard: requests per second per source (fixed 1 s window); see docs/webhooks.md. */
+  WEBHOOK_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(10_000),
+  /** Largest provider webhook body accepted; larger ones get 413 and are counted. */
+  WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /** How long the ingress caches the ingress workspace and its signing secret (0 = no cache). */
+  WEBHOOK_INGRESS_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   no_waba: 400,
   no_access_token: 400,
   no_llm_key: 400,
+  llm_not_configured: 400,
+  llm_failed: 502,
   verification_failed: 400,
   webhook_not_found: 404,
   webhook_delivery_not_found: 404,
@@ -26,6 +28,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   rate_limited: 429,
   service_unavailable: 503,
+  provider_ingress_not_configured: 503,
   invalid_api_key: 401,
 } as const;
 

@@ -15,6 +15,8 @@ export const ID_PREFIX = {
   contact: 'ctr',
   conversation: 'cnv',
   message: 'msg',
+  messageStatus: 'mst',
+  conversationWindow: 'cwn',
   template: 'tpl',
   syncedTemplate: 'tpl',
   campaign: 'cmp',

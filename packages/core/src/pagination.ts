@@ -32,4 +32,5 @@ export const LIMITS = {
   webhookEvents: { limit: { name: 'limit', default: 25, min: 1, max: 100 } },
   auditLogs: { limit: { name: 'limit', default: 25, min: 1, max: 100 } },
   webhooks: { limit: { name: 'limit', default: 50, min: 1, max: 200 }, offset: { name: 'offset', default: 0, min: 0 } },
+  webhookRejections: { limit: { name: 'limit', default: 50, min: 1, max: 200 }, offset: { name: 'offset', default: 0, min: 0 } },
 } as const satisfies Record<string, Record<string, IntParamRule>>;

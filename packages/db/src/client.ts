@@ -26,6 +26,10 @@ export function createDatabase(url: string, options: { max?: number; application
   });
   // An idle client erroring (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // A checked-out client whose connection dies mid-query (server restart, terminated backend)
+  // also emits 'error'; without a listener that is an uncaught exception that kills the
+  // process. The failed query still rejects, so callers see the failure.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzle(pool, { schema, casing: 'snake_case' });
   return { db, pool, close: () => pool.end() };
 }

@@ -1,6 +1,7 @@
 import type { Clock, Role } from '@mos/core';
 import type { Env, Logger, Vault } from '@mos/config';
 import type { Db } from '@mos/db';
+import type { ProviderClient } from '@mos/provider';
 
 /**
  * Everything a service function needs, built once per process and injected, so tests pass
@@ -12,6 +13,8 @@ export interface AppDeps {
   log: Logger;
   clock: Clock;
   vault: Vault;
+  /** The provider's API; when absent, built from PROVIDER_BASE_URL on first use (see providerOf). */
+  provider?: ProviderClient;
 }
 
 /** The authenticated operator: every workspace-scoped call takes its workspace from here. */

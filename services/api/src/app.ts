@@ -2,7 +2,13 @@ import express, { type Express } from 'express';
 import { authRoutes, errorHandler, notFoundHandler, requestId, requireSession } from '@mos/http';
 import type { AppDeps } from '@mos/trpc';
 
+import { createIngressMetrics } from '@mos/trpc';
 import { probeRoutes } from './routes/probes';
+import { webhookIngressRoutes } from './routes/webhook-ingress';
+import { internalWebhookRoutes } from './routes/internal-webhooks';
+import { internalOperationsRoutes } from './routes/internal-operations';
+import { internalContactRoutes } from './routes/internal-contacts';
+import { internalTemplateRoutes, internalTemplateServiceRoutes } from './routes/internal-templates';
 
 /**
  * The API app: probes, provider webhook ingress, /internal operator reads and replays.
@@ -15,10 +21,19 @@ export function createApiApp(deps: AppDeps): Express {
   app.use(requestId);
 
   app.use(probeRoutes(deps));
+  // Per-process ingress counters, shown by /internal/runtime.
+  const ingressMetrics = createIngressMetrics();
+  app.use(webhookIngressRoutes(deps, ingressMetrics));
   app.use('/api/auth', authRoutes(deps));
 
+  // Service-token routes (template sync) must precede the session guard below.
+  app.use('/internal', internalTemplateServiceRoutes(deps));
   // Everything under /internal needs a live operator session, in every environment.
   app.use('/internal', requireSession(deps));
+  app.use('/internal', internalWebhookRoutes(deps));
+  app.use('/internal', internalOperationsRoutes(deps, ingressMetrics));
+  app.use('/internal', internalContactRoutes(deps));
+  app.use('/internal', internalTemplateRoutes(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

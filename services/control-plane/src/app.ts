@@ -4,6 +4,8 @@ import { buildVersion } from '@mos/config';
 import { authRoutes, errorHandler, notFoundHandler, requestId } from '@mos/http';
 import { appRouter, authenticate, tokenFromHeaders, type AppDeps } from '@mos/trpc';
 import { settingsRoutes } from './routes/settings';
+import { templateRoutes } from './routes/templates';
+import { contactRoutes } from './routes/contacts';
 
 /**
  * The control-plane app: /trpc (the typed surface) and /api/* REST routes that are thin
@@ -35,6 +37,8 @@ export function createControlPlaneApp(deps: AppDeps): Express {
 
   app.use('/api/auth', authRoutes(deps));
   app.use('/api', express.json({ limit: '1mb' }), settingsRoutes(deps));
+  app.use('/api', express.json({ limit: '1mb' }), templateRoutes(deps));
+  app.use('/api', express.json({ limit: '1mb' }), contactRoutes(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

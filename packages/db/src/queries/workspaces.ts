@@ -27,6 +27,8 @@ export interface WorkspaceSettings {
   wabaId?: string | null;
   phoneNumberId?: string | null;
   dataRetentionDays?: number | null;
+  llmBaseUrl?: string | null;
+  llmModel?: string | null;
 }
 
 export async function upsertWorkspace(

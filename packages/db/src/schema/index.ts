@@ -9,3 +9,8 @@ export * from './outbox-jobs';
 export * from './webhook-deliveries';
 export * from './webhook-rejections';
 export * from './worker-heartbeats';
+export * from './contacts';
+export * from './conversations';
+export * from './messages';
+export * from './templates';
+export * from './synced-templates';

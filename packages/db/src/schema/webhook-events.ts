@@ -35,6 +35,9 @@ export const webhookEvents = pgTable(
     responseStatus: integer('response_status').notNull(),
     /** Time from request start to the commit of this row, in microseconds. */
     ingestMicros: integer('ingest_micros'),
+    /** Set when raw_body was removed (GDPR erasure or retention); reason gdpr_erasure | retention. */
+    rawBodyRedactedAt: tstz('raw_body_redacted_at'),
+    rawBodyRedaction: text('raw_body_redaction'),
     replayOfId: text('replay_of_id'),
     replayedBy: text('replayed_by'),
     receivedAt: tstz('received_at').notNull(),
@@ -44,5 +47,8 @@ export const webhookEvents = pgTable(
     index('webhook_events_ws_received_idx').on(t.workspaceId, t.receivedAt),
     index('webhook_events_ws_topic_idx').on(t.workspaceId, t.topic, t.receivedAt),
     index('webhook_events_ws_delivery_idx').on(t.workspaceId, t.deliveryId),
+    // Operator filters and the detail view's list of replays.
+    index('webhook_events_ws_status_idx').on(t.workspaceId, t.normalizationStatus, t.receivedAt),
+    index('webhook_events_ws_replay_of_idx').on(t.workspaceId, t.replayOfId),
   ],
 );

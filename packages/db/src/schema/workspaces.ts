@@ -18,6 +18,9 @@ export const workspaces = pgTable(
     phoneNumberId: text('phone_number_id'),
     providerIngress: boolean('provider_ingress').notNull().default(false),
     dataRetentionDays: integer('data_retention_days'),
+    /** The assistant's OpenAI-compatible endpoint and model; the key is the vault's llm-api-key. */
+    llmBaseUrl: text('llm_base_url'),
+    llmModel: text('llm_model'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -12,6 +12,9 @@ export const providerSettingsInput = z.object({
   phoneNumberId: graphId.nullable().optional(),
   providerIngress: z.literal(true).optional(),
   dataRetentionDays: z.number().int().min(1).max(3650).nullable().optional(),
+  /** The assistant's OpenAI-compatible endpoint (`{llmBaseUrl}/chat/completions`) and model. */
+  llmBaseUrl: z.string().trim().max(500).url().regex(/^https?:\/\//, 'must be an http(s) URL').nullable().optional(),
+  llmModel: z.string().trim().min(1).max(200).nullable().optional(),
 });
 
 export const workspaceView = z.object({
@@ -22,6 +25,8 @@ export const workspaceView = z.object({
   phoneNumberId: z.string().nullable(),
   providerIngress: z.boolean(),
   dataRetentionDays: z.number().nullable(),
+  llmBaseUrl: z.string().nullable(),
+  llmModel: z.string().nullable(),
 });
 export type WorkspaceView = z.infer<typeof workspaceView>;
 
@@ -33,6 +38,8 @@ export const toWorkspaceView = (w: WorkspaceRow): WorkspaceView => ({
   phoneNumberId: w.phoneNumberId,
   providerIngress: w.providerIngress,
   dataRetentionDays: w.dataRetentionDays,
+  llmBaseUrl: w.llmBaseUrl,
+  llmModel: w.llmModel,
 });
 
 export async function getWorkspaceSettings(deps: AppDeps, scope: Scope): Promise<WorkspaceView> {
@@ -45,7 +52,13 @@ export async function updateWorkspaceSettings(deps: AppDeps, scope: Scope, input
   return deps.db.transaction(async (tx) => {
     const ws = await getWorkspace(tx, scope.workspaceId);
     if (!ws) throw new AppError('not_found', { message: 'workspace not found' });
-    await upsertWorkspace(tx, ws.slug, { wabaId: input.wabaId, phoneNumberId: input.phoneNumberId, dataRetentionDays: input.dataRetentionDays });
+    await upsertWorkspace(tx, ws.slug, {
+      wabaId: input.wabaId,
+      phoneNumberId: input.phoneNumberId,
+      dataRetentionDays: input.dataRetentionDays,
+      llmBaseUrl: input.llmBaseUrl,
+      llmModel: input.llmModel,
+    });
     if (input.providerIngress) await setProviderIngressWorkspace(tx, ws.id);
     await writeAuditLog(tx, ws.id, { action: 'workspace.settings', actorId: scope.actorId, targetId: ws.id, details: { fields: Object.keys(input) } });
     return toWorkspaceView((await getWorkspace(tx, ws.id))!);

@@ -1,0 +1,3 @@
+export * from './signature';
+export * from './envelope';
+export * from './statuses';

@@ -1,0 +1,2 @@
+CREATE INDEX "webhook_events_ws_status_idx" ON "webhook_events" USING btree ("workspace_id","normalization_status","received_at");--> statement-breakpoint
+CREATE INDEX "webhook_events_ws_replay_of_idx" ON "webhook_events" USING btree ("workspace_id","replay_of_id");

@@ -1,0 +1,140 @@
+import { and, asc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { newId, type OptKeyword, type SubscriberStatus } from '@mos/core';
+import type { DbOrTx } from '../client';
+import { contacts } from '../schema/index';
+
+export type ContactRow = typeof contacts.$inferSelect;
+
+/**
+ * Upserts the sender of an inbound message by phone number (E.164). The first profile name
+ * seeds `name`; later profile names only update `profile_name`, and only when they are at
+ * least as recent as the last inbound message seen, so a replayed old message never rolls
+ * the profile back.
+ */
+export async function upsertContactFromInbound(
+  db: DbOrTx,
+  workspaceId: string,
+  input: { phoneNumber: string; profileName?: string | null; at: Date },
+): Promise<ContactRow> {
+  const profileName = input.profileName?.trim() || null;
+  const [row] = await db
+    .insert(contacts)
+    .values({ id: newId('contact'), workspaceId, phoneNumber: input.phoneNumber, name: profileName, profileName, lastInboundAt: input.at })
+    .onConflictDoUpdate({
+      target: [contacts.workspaceId, contacts.phoneNumber],
+      set: {
+        profileName: sql`CASE WHEN ${contacts.lastInboundAt} IS NULL OR excluded.last_inbound_at >= ${contacts.lastInboundAt}
+          THEN coalesce(excluded.profile_name, ${contacts.profileName}) ELSE ${contacts.profileName} END`,
+        name: sql`coalesce(${contacts.name}, excluded.name)`,
+        lastInboundAt: sql`greatest(${contacts.lastInboundAt}, excluded.last_inbound_at)`,
+        updatedAt: sql`now()`,
+      },
+    })
+    .returning();
+  return row!;
+}
+
+/** The contact for a phone number, created bare (no name) when unknown; e.g. a status recipient. */
+export async function ensureContact(db: DbOrTx, workspaceId: string, phoneNumber: string): Promise<ContactRow> {
+  const [inserted] = await db
+    .insert(contacts)
+    .values({ id: newId('contact'), workspaceId, phoneNumber })
+    .onConflictDoNothing({ target: [contacts.workspaceId, contacts.phoneNumber] })
+    .returning();
+  if (inserted) return inserted;
+  const [row] = await db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.phoneNumber, phoneNumber)));
+  return row!;
+}
+
+/**
+ * Applies an opt-out/opt-in keyword sent at `at`. Ignored when a later decision exists
+ * (replays, out-of-order deliveries) and never lifts `blocked`. Returns the row when changed.
+ */
+export async function applySubscriberKeyword(
+  db: DbOrTx,
+  workspaceId: string,
+  contactId: string,
+  keyword: OptKeyword,
+  at: Date,
+): Promise<ContactRow | undefined> {
+  const next: SubscriberStatus = keyword === 'stop' ? 'unsubscribed' : 'subscribed';
+  const [row] = await db
+    .update(contacts)
+    .set({ subscriberStatus: next, subscriberStatusAt: at, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(contacts.workspaceId, workspaceId),
+        eq(contacts.id, contactId),
+        sql`${contacts.subscriberStatus} <> 'blocked'`,
+        sql`(${contacts.subscriberStatusAt} IS NULL OR ${contacts.subscriberStatusAt} < ${at})`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function getContact(db: DbOrTx, workspaceId: string, contactId: string): Promise<ContactRow | undefined> {
+  const [row] = await db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId)));
+  return row;
+}
+
+/** Offset page in creation order (the /internal/contacts listing). */
+export async function listContacts(db: DbOrTx, workspaceId: string, page: { limit: number; offset: number }): Promise<ContactRow[]> {
+  return db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.workspaceId, workspaceId))
+    .orderBy(asc(contacts.createdAt), asc(contacts.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Keyset page ordered by id (ids sort by creation time), optionally filtered by a search
+ * over phone number, name, profile name and email. `cursor` is the last id of the previous page.
+ */
+export async function searchContacts(
+  db: DbOrTx,
+  workspaceId: string,
+  opts: { search?: string; cursor?: string; limit: number },
+): Promise<ContactRow[]> {
+  const where: SQL[] = [eq(contacts.workspaceId, workspaceId)];
+  if (opts.cursor) where.push(gt(contacts.id, opts.cursor));
+  const term = opts.search?.trim();
+  if (term) {
+    const pattern = `%${likeEscape(term)}%`;
+    const digits = term.replace(/[^\d]/g, '');
+    where.push(
+      or(
+        ilike(contacts.phoneNumber, pattern),
+        ilike(contacts.name, pattern),
+        ilike(contacts.profileName, pattern),
+        ilike(contacts.email, pattern),
+        ...(digits.length >= 3 && digits.length !== term.length ? [ilike(contacts.phoneNumber, `%${digits}%`)] : []),
+      )!,
+    );
+  }
+  return db.select().from(contacts).where(and(...where)).orderBy(asc(contacts.id)).limit(opts.limit);
+}
+
+export interface ContactPatch {
+  name?: string | null;
+  email?: string | null;
+  locale?: string | null;
+  externalReferenceId?: string | null;
+  subscriberStatus?: SubscriberStatus;
+}
+
+/** An operator's edit. A status change records `now` so older keywords cannot undo it. */
+export async function updateContact(db: DbOrTx, workspaceId: string, contactId: string, patch: ContactPatch, now: Date): Promise<ContactRow | undefined> {
+  const set: Partial<typeof contacts.$inferInsert> = { updatedAt: now };
+  for (const key of ['name', 'email', 'locale', 'externalReferenceId'] as const) if (patch[key] !== undefined) set[key] = patch[key];
+  if (patch.subscriberStatus !== undefined) {
+    set.subscriberStatus = patch.subscriberStatus;
+    set.subscriberStatusAt = now;
+  }
+  const [row] = await db.update(contacts).set(set).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId))).returning();
+  return row;
+}

@@ -1,0 +1,61 @@
+import { isNotNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import { workspaces } from '../schema/index';
+
+/**
+ * Retention: each function handles at most `limit` rows older than `cutoff` in one
+ * workspace and returns how many it handled, so a caller loops batch by batch and every
+ * batch commits on its own (a crash resumes where it stopped). SKIP LOCKED keeps a purge
+ * from waiting on rows the pipeline is writing.
+ */
+
+/** Workspaces with a retention period. Deliberately cross-workspace: the daily sweep's input. */
+export async function listRetentionWorkspaces(db: DbOrTx): Promise<{ workspaceId: string; days: number }[]> {
+  const rows = await db
+    .select({ workspaceId: workspaces.id, days: workspaces.dataRetentionDays })
+    .from(workspaces)
+    .where(isNotNull(workspaces.dataRetentionDays))
+    .orderBy(workspaces.id);
+  return rows.map((r) => ({ workspaceId: r.workspaceId, days: r.days! }));
+}
+
+const count = (res: { rowCount: number | null }) => res.rowCount ?? 0;
+
+/** Message content (text, caption, media reference, reply payload) of messages sent before `cutoff`. */
+export async function purgeMessageContentBefore(db: DbOrTx, workspaceId: string, cutoff: Date, limit: number, now: Date): Promise<number> {
+  return count(
+    await db.execute(sql`
+      UPDATE messages SET body = NULL, caption = NULL, media_id = NULL, payload = NULL, content_removed_at = ${now}, updated_at = ${now}
+       WHERE id IN (
+         SELECT id FROM messages
+          WHERE workspace_id = ${workspaceId} AND sent_at < ${cutoff} AND content_removed_at IS NULL
+          ORDER BY sent_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)`),
+  );
+}
+
+/** Raw bodies of stored webhook envelopes received before `cutoff` (the row and its metadata stay). */
+export async function purgeEnvelopeBodiesBefore(db: DbOrTx, workspaceId: string, cutoff: Date, limit: number, now: Date): Promise<number> {
+  return count(
+    await db.execute(sql`
+      UPDATE webhook_events SET raw_body = NULL, raw_body_redacted_at = ${now}, raw_body_redaction = 'retention'
+       WHERE id IN (
+         SELECT id FROM webhook_events
+          WHERE workspace_id = ${workspaceId} AND received_at < ${cutoff} AND raw_body IS NOT NULL
+          ORDER BY received_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)`),
+  );
+}
+
+/**
+ * Delivery-history rows older than `cutoff`. A message keeps its folded current status
+ * (the rank never goes down), so only the per-status detail goes.
+ */
+export async function deleteStatusesBefore(db: DbOrTx, workspaceId: string, cutoff: Date, limit: number): Promise<number> {
+  return count(
+    await db.execute(sql`
+      DELETE FROM message_statuses
+       WHERE id IN (
+         SELECT id FROM message_statuses
+          WHERE workspace_id = ${workspaceId} AND occurred_at < ${cutoff}
+          ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)`),
+  );
+}

@@ -1,0 +1,86 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import { webhookDeliveries, webhookEvents } from '../schema/index';
+import { completeJob } from './outbox-relay';
+
+/** What the worker needs of a stored event: the raw bytes and labels, nothing else. */
+export interface EventForProcessing {
+  id: string;
+  topic: string;
+  source: string;
+  rawBody: Buffer | null;
+  receivedAt: Date;
+}
+
+export async function loadEventForProcessing(db: DbOrTx, workspaceId: string, webhookEventId: string): Promise<EventForProcessing | null> {
+  const [row] = await db
+    .select({ id: webhookEvents.id, topic: webhookEvents.topic, source: webhookEvents.source, rawBody: webhookEvents.rawBody, receivedAt: webhookEvents.receivedAt })
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.workspaceId, workspaceId), eq(webhookEvents.id, webhookEventId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findDeliveryForJob(db: DbOrTx, workspaceId: string, jobId: string) {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.workspaceId, workspaceId), eq(webhookDeliveries.jobId, jobId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export interface FinishProcessingInput {
+  deliveryId: string;
+  webhookEventId: string;
+  jobId: string;
+  topic: string;
+  status: 'processed' | 'failed';
+  /** Family summaries (no phone numbers or bodies). */
+  families: unknown[];
+  error: string | null;
+  now: Date;
+}
+
+/**
+ * Records the outcome of one job in one transaction: the delivery row (unique per job, so a
+ * retried activity updates rather than duplicates it), the event's normalization status and
+ * the job's final state. A processed delivery is never downgraded to failed. Returns the
+ * delivery as stored.
+ */
+export async function finishWebhookProcessing(db: DbOrTx, workspaceId: string, input: FinishProcessingInput) {
+  return db.transaction(async (tx) => {
+    const [delivery] = await tx
+      .insert(webhookDeliveries)
+      .values({
+        id: input.deliveryId,
+        workspaceId,
+        webhookEventId: input.webhookEventId,
+        jobId: input.jobId,
+        topic: input.topic,
+        status: input.status,
+        families: input.families,
+        error: input.error,
+        processedAt: input.now,
+      })
+      .onConflictDoUpdate({
+        target: [webhookDeliveries.workspaceId, webhookDeliveries.jobId],
+        set: { status: input.status, families: input.families, error: input.error, processedAt: input.now, topic: input.topic },
+        setWhere: sql`${webhookDeliveries.status} <> 'processed'`,
+      })
+      .returning();
+    const stored = delivery ?? (await findDeliveryForJob(tx, workspaceId, input.jobId));
+    if (!stored) throw new Error(`delivery for job ${input.jobId} vanished`);
+    // The event takes the delivery's final status (a processed delivery wins over a late failure).
+    await tx
+      .update(webhookEvents)
+      .set({ normalizationStatus: stored.status })
+      .where(and(eq(webhookEvents.workspaceId, workspaceId), eq(webhookEvents.id, input.webhookEventId)));
+    await completeJob(tx, workspaceId, input.jobId, {
+      status: stored.status === 'processed' ? 'completed' : 'failed',
+      error: stored.status === 'processed' ? null : stored.error,
+      now: input.now,
+    });
+    return stored;
+  });
+}

@@ -1,0 +1,167 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { validateTemplate } from '@mos/core';
+import * as E from './graph-errors';
+import { type SimStore, type SimTemplate } from './store';
+import { deliverWebhook, templateStatusEnvelope, type WebhookTarget } from './webhook';
+
+export interface SimulatorConfig extends WebhookTarget {
+  accessToken: string;
+  /** When set, only this business account exists; otherwise any id is accepted (one store per id). */
+  wabaId?: string;
+  phoneNumberId?: string;
+}
+
+export type ReviewEvent = 'APPROVED' | 'REJECTED';
+export class ReviewError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+const param = (v: string | string[] | undefined): string => (Array.isArray(v) ? v[0] ?? '' : v ?? '');
+const send = (res: Response, e: E.GraphError) => res.status(e.status).json(e.body);
+const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
+
+/** The provider accepts lower-case enum spellings ("body", "quick_reply"); rules are written upper case. */
+function normalizeComponents(components: unknown[]): unknown[] {
+  return components.map((c) => {
+    if (typeof c !== 'object' || c === null) return c;
+    const comp = { ...(c as Record<string, unknown>) };
+    comp.type = upper(comp.type);
+    if (comp.format !== undefined) comp.format = upper(comp.format);
+    if (Array.isArray(comp.buttons)) comp.buttons = comp.buttons.map((b) => (typeof b === 'object' && b ? { ...b, type: upper((b as { type?: unknown }).type) } : b));
+    return comp;
+  });
+}
+
+const createBody = z.object({
+  name: z.string(),
+  language: z.string(),
+  category: z.string(),
+  parameter_format: z.string().optional(),
+  components: z.array(z.unknown()),
+});
+
+const editBody = z.object({ category: z.string().optional(), parameter_format: z.string().optional(), components: z.array(z.unknown()) });
+
+/**
+ * Behaves like the provider for the calls we make: template create/list on a business
+ * account and message sends on a phone number, bearer token required, template rules
+ * enforced by the same validator as our submit route, errors in the provider's shape.
+ */
+export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
+  const app: Express = express();
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: '1mb' }));
+
+  async function review(id: string, event: ReviewEvent, reason?: string) {
+    const t = store.templates.get(id);
+    if (!t) throw new ReviewError(404, `template ${id} not found`);
+    if (t.status !== 'PENDING') throw new ReviewError(409, `template ${id} is ${t.status}, not PENDING`);
+    t.status = event;
+    const why = reason ?? (event === 'APPROVED' ? 'NONE' : 'INVALID_FORMAT');
+    if (event === 'REJECTED') t.rejected_reason = why;
+    const webhook = await deliverWebhook(config, templateStatusEnvelope(t, event, why, config.now?.() ?? new Date()));
+    return { template: t, webhook };
+  }
+
+  // ---- operator/test controls (dev tool: unauthenticated by design) ----
+  app.get('/_sim/templates', (_req, res) => void res.json({ templates: [...store.templates.values()] }));
+  app.get('/_sim/messages', (_req, res) => void res.json({ messages: store.messages }));
+  app.post('/_sim/templates/:id/review', async (req, res) => {
+    const body = z.object({ event: z.enum(['APPROVED', 'REJECTED']), reason: z.string().max(512).optional() }).safeParse(req.body ?? {});
+    if (!body.success) return void res.status(400).json({ error: 'event must be APPROVED or REJECTED' });
+    try {
+      res.json(await review(param(req.params.id), body.data.event, body.data.reason));
+    } catch (err) {
+      if (err instanceof ReviewError) return void res.status(err.status).json({ error: err.message });
+      res.status(502).json({ error: `review applied but webhook delivery failed: ${(err as Error).message}` });
+    }
+  });
+
+  // ---- the provider's Graph-style API ----
+  const api = express.Router({ mergeParams: true });
+  api.use((req: Request, res: Response, next: NextFunction) => {
+    if (!/^v\d+\.\d+$/.test(param(req.params.version))) return send(res, E.graphError(400, { message: 'Unknown path components', code: 2500 }));
+    const fault = store.takeFault();
+    if (fault) return send(res, E.serverError(fault));
+    const auth = req.headers.authorization;
+    if (!auth) return send(res, E.missingToken());
+    if (auth !== `Bearer ${config.accessToken}`) return send(res, E.invalidToken());
+    next();
+  });
+  const knownWaba = (id: string) => !config.wabaId || config.wabaId === id;
+
+  api.post('/:wabaId/message_templates', (req, res) => {
+    const wabaId = param(req.params.wabaId);
+    if (!knownWaba(wabaId)) return send(res, E.unknownObject(wabaId));
+    const parsed = createBody.safeParse(req.body ?? {});
+    if (!parsed.success) return send(res, E.missingParam(String(parsed.error.issues[0]?.path[0] ?? 'name')));
+    const b = parsed.data;
+    const components = normalizeComponents(b.components);
+    const parameterFormat = upper(b.parameter_format ?? 'POSITIONAL') as string;
+    const category = upper(b.category) as string;
+    const issues = validateTemplate({ name: b.name, language: b.language, category, parameterFormat, components } as never) as { code: string; message: string }[];
+    if (issues.length > 0) return send(res, E.templateRejected(issues));
+    if (store.find(wabaId, b.name, b.language)) return send(res, E.duplicateTemplate(b.name, b.language));
+    const t: SimTemplate = { id: store.newTemplateId(), wabaId, name: b.name, language: b.language, category, parameter_format: parameterFormat, components, status: 'PENDING' };
+    store.templates.set(t.id, t);
+    res.json({ id: t.id, status: t.status, category: t.category });
+  });
+
+  api.post('/:templateId', (req, res) => {
+    const id = param(req.params.templateId);
+    const t = store.templates.get(id);
+    if (!t || !knownWaba(t.wabaId)) return send(res, E.unknownObject(id));
+    if (t.status === 'PENDING') return send(res, E.notEditable(t.status));
+    const parsed = editBody.safeParse(req.body ?? {});
+    if (!parsed.success) return send(res, E.missingParam(String(parsed.error.issues[0]?.path[0] ?? 'components')));
+    const components = normalizeComponents(parsed.data.components);
+    const category = upper(parsed.data.category ?? t.category) as string;
+    const parameterFormat = upper(parsed.data.parameter_format ?? t.parameter_format) as string;
+    const issues = validateTemplate({ name: t.name, language: t.language, category, parameterFormat, components } as never) as { code: string; message: string }[];
+    if (issues.length > 0) return send(res, E.templateRejected(issues));
+    // An edit goes back into review under the same id.
+    Object.assign(t, { category, parameter_format: parameterFormat, components, status: 'PENDING' as const, rejected_reason: undefined });
+    res.json({ success: true });
+  });
+
+  api.get('/:wabaId/message_templates', (req, res) => {
+    const wabaId = param(req.params.wabaId);
+    if (!knownWaba(wabaId)) return send(res, E.unknownObject(wabaId));
+    const limit = Math.min(Math.max(Number(req.query.limit) || 25, 1), 100);
+    const start = req.query.after ? Number(Buffer.from(String(req.query.after), 'base64url').toString()) || 0 : 0;
+    const all = store.list(wabaId);
+    const data = all.slice(start, start + limit).map(({ wabaId: _w, ...t }) => t);
+    const cursor = (i: number) => Buffer.from(String(i)).toString('base64url');
+    const after = cursor(start + data.length);
+    const more = start + data.length < all.length;
+    const next = more ? `${req.protocol}://${req.get('host')}${req.baseUrl}/${wabaId}/message_templates?limit=${limit}&after=${after}` : undefined;
+    res.json({ data, paging: { cursors: { before: cursor(start), after }, ...(next ? { next } : {}) } });
+  });
+
+  api.post('/:phoneNumberId/messages', (req, res) => {
+    const phoneNumberId = param(req.params.phoneNumberId);
+    if (config.phoneNumberId && config.phoneNumberId !== phoneNumberId) return send(res, E.unknownObject(phoneNumberId));
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof body.to !== 'string' || !body.to) return send(res, E.missingParam('to'));
+    if (typeof body.type !== 'string') return send(res, E.missingParam('type'));
+    if (body.type === 'template') {
+      const tpl = body.template as { name?: string; language?: { code?: string } } | undefined;
+      const approved = [...store.templates.values()].some((t) => t.name === tpl?.name && t.language === tpl?.language?.code && t.status === 'APPROVED');
+      if (!approved) return send(res, E.templateNotFound(String(tpl?.name), String(tpl?.language?.code)));
+    }
+    const id = `wamid.${Buffer.from(`${phoneNumberId}:${Date.now()}:${store.messages.length}:${Math.random()}`).toString('base64url')}`;
+    store.messages.push({ id, phoneNumberId, to: body.to, type: body.type, body });
+    res.json({ messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to.replace(/\D/g, '') }], messages: [{ id }] });
+  });
+
+  app.use('/:version', api);
+  app.use((_req, res) => send(res, E.graphError(400, { message: 'Unknown path components', code: 2500 })));
+  // Unparseable JSON and the like answer in the provider's shape too, never an HTML page.
+  app.use((err: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    send(res, E.graphError(err.status && err.status < 500 ? err.status : 500, { message: err.status && err.status < 500 ? `(#100) ${err.message ?? 'Invalid request'}` : 'An unexpected error has occurred.', code: err.status && err.status < 500 ? 100 : 1 }));
+  });
+  return { app, review };
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { signProviderBody } from '@mos/core';
+import type { SimTemplate } from './store';
+
+export interface WebhookTarget {
+  url?: string;
+  signingSecret?: string;
+  fetch?: typeof fetch;
+  now?: () => Date;
+}
+
+/** The `message_template_status_update` envelope, in the shape of the provider's webhook. */
+export function templateStatusEnvelope(t: SimTemplate, event: string, reason: string, now: Date): Record<string, unknown> {
+  return {
+    object: 'messaging_business_account',
+    entry: [
+      {
+        id: t.wabaId,
+        time: Math.floor(now.getTime() / 1000),
+        changes: [
+          {
+            field: 'message_template_status_update',
+            value: {
+              event,
+              message_template_id: Number(t.id),
+              message_template_name: t.name,
+              message_template_language: t.language,
+              message_template_category: t.category,
+              reason,
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/**
+ * POSTs the envelope to the configured webhook URL, signed over the exact bytes sent
+ * (`X-Hub-Signature-256: sha256=<hmac>`), with a fresh `X-Provider-Delivery-Id`.
+ * Resolves once the receiver answered, so tests can await the delivery.
+ */
+export async function deliverWebhook(target: WebhookTarget, envelope: Record<string, unknown>): Promise<{ status: number; deliveryId: string } | null> {
+  if (!target.url) return null;
+  const raw = JSON.stringify(envelope);
+  const deliveryId = randomUUID();
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-provider-delivery-id': deliveryId };
+  if (target.signingSecret) headers['x-hub-signature-256'] = signProviderBody(target.signingSecret, raw);
+  const res = await (target.fetch ?? fetch)(target.url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(10_000) });
+  await res.arrayBuffer();
+  return { status: res.status, deliveryId };
+}

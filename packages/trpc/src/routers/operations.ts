@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { PROVIDER_CONSTRAINTS } from '@mos/core';
+import { listAuditLogsInput, listWorkspaceAuditLogs } from '../services/audit-logs';
+import { runtimeSnapshot } from '../services/runtime';
+import { scopeOf } from '../services/scope';
+import { auditLogView, outboxJobView, webhookListItem } from '../services/webhook-views';
+import { operatorProcedure, router } from '../trpc';
+
+export const auditLogsRouter = router({
+  list: operatorProcedure
+    .input(listAuditLogsInput.optional())
+    .output(z.object({ auditLogEntries: z.array(auditLogView) }))
+    .query(({ ctx, input }) => listWorkspaceAuditLogs(ctx.deps, scopeOf(ctx.actor), input ?? {})),
+});
+
+const ingressCounters = z.object({
+  received: z.number(), accepted: z.number(), duplicates: z.number(), rejected: z.number(), tooLarge: z.number(),
+  rateLimited: z.number(), unavailable: z.number(), notConfigured: z.number(), since: z.string(),
+});
+
+/** The snapshot through tRPC runs in the control plane, which has no ingress: `runtime.ingress` is null there. */
+export const runtimeRouter = router({
+  snapshot: operatorProcedure
+    .output(
+      z.object({
+        runtime: z.object({
+          buildVersion: z.string(),
+          environment: z.string(),
+          queueDepth: z.number(),
+          outboxJobsByStatus: z.record(z.string(), z.number()),
+          workerStatus: z.string(),
+          ingress: ingressCounters.nullable(),
+          generatedAt: z.string(),
+        }),
+        campaigns: z.array(z.unknown()),
+        journeys: z.array(z.unknown()),
+        webhooks: z.array(webhookListItem),
+        outboxJobs: z.array(outboxJobView),
+        providerConstraints: z.object({
+          apiVersion: z.literal(PROVIDER_CONSTRAINTS.apiVersion),
+          serviceWindowHours: z.number(),
+          pairRateLimitSeconds: z.number(),
+          defaultThroughputMessagesPerSecond: z.number(),
+          eligibleUpgradeThroughputMessagesPerSecond: z.number(),
+        }),
+      }),
+    )
+    .query(({ ctx }) => runtimeSnapshot(ctx.deps, scopeOf(ctx.actor))),
+});

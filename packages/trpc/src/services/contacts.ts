@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { AppError, SUBSCRIBER_STATUSES } from '@mos/core';
+import {
+  getContact, listContactConversations, listContactMessages, listContacts, searchContacts, updateContact, writeAuditLog,
+  type ContactRow, type ConversationRow, type MessageRow,
+} from '@mos/db';
+import type { AppDeps } from '../deps';
+import type { Scope } from './scope';
+
+/** The spec's Contact record (GET /internal/contacts). Unknown fields are null. */
+export const contactView = z.object({
+  id: z.string(),
+  phoneNumber: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  externalReferenceId: z.string().nullable(),
+  subscriberStatus: z.enum(SUBSCRIBER_STATUSES),
+  locale: z.string().nullable(),
+});
+export type ContactView = z.infer<typeof contactView>;
+
+export const contactDetailView = contactView.extend({
+  profileName: z.string().nullable(),
+  lastInboundAt: z.string().nullable(),
+  anonymized: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export const toContactView = (c: ContactRow): ContactView => ({
+  id: c.id,
+  phoneNumber: c.phoneNumber,
+  name: c.name,
+  email: c.email,
+  externalReferenceId: c.externalReferenceId,
+  subscriberStatus: c.subscriberStatus,
+  locale: c.locale,
+});
+
+const toDetail = (c: ContactRow): z.infer<typeof contactDetailView> => ({
+  ...toContactView(c),
+  profileName: c.profileName,
+  lastInboundAt: iso(c.lastInboundAt),
+  anonymized: c.anonymizedAt !== null,
+  createdAt: c.createdAt.toISOString(),
+  updatedAt: c.updatedAt.toISOString(),
+});
+
+export const conversationView = z.object({
+  id: z.string(),
+  lastMessageAt: z.string().nullable(),
+  lastInboundAt: z.string().nullable(),
+  windowOpenedAt: z.string().nullable(),
+  windowExpiresAt: z.string().nullable(),
+  /** Whether a free-form (non-template) message may be sent now. */
+  serviceWindowOpen: z.boolean(),
+  providerConversationId: z.string().nullable(),
+  providerWindowExpiresAt: z.string().nullable(),
+  pricingCategory: z.string().nullable(),
+});
+
+export const toConversationView = (c: ConversationRow, now: Date): z.infer<typeof conversationView> => ({
+  id: c.id,
+  lastMessageAt: iso(c.lastMessageAt),
+  lastInboundAt: iso(c.lastInboundAt),
+  windowOpenedAt: iso(c.windowOpenedAt),
+  windowExpiresAt: iso(c.windowExpiresAt),
+  serviceWindowOpen: c.windowExpiresAt !== null && c.windowExpiresAt.getTime() > now.getTime(),
+  providerConversationId: c.providerConversationId,
+  providerWindowExpiresAt: iso(c.providerWindowExpiresAt),
+  pricingCategory: c.pricingCategory,
+});
+
+export const messageView = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  direction: z.enum(['inbound', 'outbound']),
+  providerMessageId: z.string(),
+  type: z.string(),
+  body: z.string().nullable(),
+  caption: z.string().nullable(),
+  mediaId: z.string().nullable(),
+  mediaMimeType: z.string().nullable(),
+  contextMessageId: z.string().nullable(),
+  sentAt: z.string(),
+  status: z.string().nullable(),
+  failedAt: z.string().nullable(),
+  errorCode: z.number().nullable(),
+  contentRemoved: z.boolean(),
+});
+
+export const toMessageView = (m: MessageRow): z.infer<typeof messageView> => ({
+  id: m.id,
+  conversationId: m.conversationId,
+  direction: m.direction,
+  providerMessageId: m.providerMessageId,
+  type: m.type,
+  body: m.body,
+  caption: m.caption,
+  mediaId: m.mediaId,
+  mediaMimeType: m.mediaMimeType,
+  contextMessageId: m.contextMessageId,
+  sentAt: m.sentAt.toISOString(),
+  status: m.status,
+  failedAt: iso(m.failedAt),
+  errorCode: m.errorCode,
+  contentRemoved: m.contentRemovedAt !== null,
+});
+
+/** GET /internal/contacts: an offset page (limits are checked by the route with parseIntParam). */
+export async function listContactsPage(deps: AppDeps, scope: Scope, page: { limit: number; offset: number }): Promise<{ contacts: ContactView[] }> {
+  return { contacts: (await listContacts(deps.db, scope.workspaceId, page)).map(toContactView) };
+}
+
+const idSchema = z.string().min(1).max(64);
+
+export const listContactsInput = z.object({
+  search: z.string().trim().max(200).optional(),
+  cursor: idSchema.optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+});
+
+export const contactListView = z.object({ contacts: z.array(contactDetailView), nextCursor: z.string().nullable() });
+
+/** contacts.list: search by phone, name or email; keyset pagination by id. */
+export async function searchWorkspaceContacts(deps: AppDeps, scope: Scope, input: z.output<typeof listContactsInput>) {
+  const rows = await searchContacts(deps.db, scope.workspaceId, { search: input.search, cursor: input.cursor, limit: input.limit + 1 });
+  const page = rows.slice(0, input.limit);
+  return { contacts: page.map(toDetail), nextCursor: rows.length > input.limit ? page[page.length - 1]!.id : null };
+}
+
+export const contactDetailsView = z.object({
+  contact: contactDetailView,
+  conversations: z.array(conversationView),
+  recentMessages: z.array(messageView),
+});
+
+export const RECENT_MESSAGES = 50;
+
+/** contacts.get: the contact, its conversations and its latest messages (newest first). */
+export async function getContactDetails(deps: AppDeps, scope: Scope, contactId: string): Promise<z.infer<typeof contactDetailsView>> {
+  const contact = await getContact(deps.db, scope.workspaceId, contactId);
+  if (!contact) throw new AppError('not_found', { message: 'contact not found' });
+  const now = deps.clock.now();
+  const [conversations, messages] = await Promise.all([
+    listContactConversations(deps.db, scope.workspaceId, contactId),
+    listContactMessages(deps.db, scope.workspaceId, contactId, { limit: RECENT_MESSAGES }),
+  ]);
+  return { contact: toDetail(contact), conversations: conversations.map((c) => toConversationView(c, now)), recentMessages: messages.map(toMessageView) };
+}
+
+const nullableText = (max: number) => z.string().trim().min(1).max(max).nullable().optional();
+
+export const updateContactInput = z.object({
+  id: idSchema,
+  name: nullableText(200),
+  email: z.string().trim().toLowerCase().email().max(320).nullable().optional(),
+  locale: z.string().trim().regex(/^[a-z]{2,3}(?:_[A-Z]{2})?$/, 'locale: a code such as en_US or it').nullable().optional(),
+  externalReferenceId: nullableText(200),
+  subscriberStatus: z.enum(SUBSCRIBER_STATUSES).optional(),
+});
+
+/** contacts.update: an operator's edit, audited with the field names (never the values). */
+export async function updateWorkspaceContact(deps: AppDeps, scope: Scope, input: z.output<typeof updateContactInput>) {
+  const { id, ...patch } = input;
+  return deps.db.transaction(async (tx) => {
+    const existing = await getContact(tx, scope.workspaceId, id);
+    if (!existing) throw new AppError('not_found', { message: 'contact not found' });
+    if (existing.anonymizedAt) throw new AppError('conflict', { message: 'contact was erased' });
+    const row = await updateContact(tx, scope.workspaceId, id, patch, deps.clock.now());
+    const fields = Object.keys(patch).filter((k) => patch[k as keyof typeof patch] !== undefined);
+    await writeAuditLog(tx, scope.workspaceId, {
+      action: 'contact.update',
+      actorId: scope.actorId,
+      targetId: id,
+      details: { fields, ...(patch.subscriberStatus ? { subscriberStatus: patch.subscriberStatus } : {}) },
+    });
+    return toDetail(row!);
+  });
+}

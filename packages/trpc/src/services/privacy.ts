@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { AppError, anonymousPhoneToken, GDPR_EXPORT_VERSION, SUBSCRIBER_STATUSES } from '@mos/core';
+import {
+  anonymizeContactRow, findEnvelopesNamingPhone, getContact, listContactConversations, listContactMessages, listContactStatuses,
+  listConversationWindows, redactEnvelopeBodies, removeContactMessageContent, writeAuditLog,
+} from '@mos/db';
+import type { AppDeps } from '../deps';
+import { conversationView, messageView, toConversationView, toMessageView } from './contacts';
+import type { Scope } from './scope';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Everything stored about one contact, as a versioned document (see docs/contacts.md). */
+export const gdprExportView = z.object({
+  version: z.literal(GDPR_EXPORT_VERSION),
+  exportedAt: z.string(),
+  contact: z.object({
+    id: z.string(),
+    phoneNumber: z.string(),
+    name: z.string().nullable(),
+    profileName: z.string().nullable(),
+    email: z.string().nullable(),
+    externalReferenceId: z.string().nullable(),
+    subscriberStatus: z.enum(SUBSCRIBER_STATUSES),
+    subscriberStatusAt: z.string().nullable(),
+    locale: z.string().nullable(),
+    lastInboundAt: z.string().nullable(),
+    anonymizedAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+  conversations: z.array(
+    conversationView.extend({
+      providerWindows: z.array(
+        z.object({
+          providerConversationId: z.string(),
+          originType: z.string().nullable(),
+          openedAt: z.string(),
+          expiresAt: z.string().nullable(),
+          billable: z.boolean().nullable(),
+          pricingModel: z.string().nullable(),
+          pricingCategory: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+  messages: z.array(messageView.extend({ payload: z.record(z.string(), z.unknown()).nullable() })),
+  deliveryHistory: z.array(
+    z.object({
+      providerMessageId: z.string(),
+      status: z.string(),
+      occurredAt: z.string(),
+      errorCode: z.number().nullable(),
+      errorTitle: z.string().nullable(),
+      errorDetails: z.string().nullable(),
+      providerConversationId: z.string().nullable(),
+      pricingCategory: z.string().nullable(),
+    }),
+  ),
+  webhookEvents: z.array(z.object({ id: z.string(), topic: z.string(), receivedAt: z.string() })),
+});
+export type GdprExport = z.infer<typeof gdprExportView>;
+
+export const contactIdInput = z.object({ id: z.string().min(1).max(64) });
+
+export async function exportContactData(deps: AppDeps, scope: Scope, contactId: string): Promise<GdprExport> {
+  const ws = scope.workspaceId;
+  const contact = await getContact(deps.db, ws, contactId);
+  if (!contact) throw new AppError('not_found', { message: 'contact not found' });
+  const now = deps.clock.now();
+  const conversations = await listContactConversations(deps.db, ws, contactId);
+  const [windows, messages, statuses, envelopes] = await Promise.all([
+    listConversationWindows(deps.db, ws, conversations.map((c) => c.id)),
+    listContactMessages(deps.db, ws, contactId),
+    listContactStatuses(deps.db, ws, contactId),
+    contact.anonymizedAt ? Promise.resolve([]) : findEnvelopesNamingPhone(deps.db, ws, contact.phoneNumber),
+  ]);
+  const doc: GdprExport = {
+    version: GDPR_EXPORT_VERSION,
+    exportedAt: now.toISOString(),
+    contact: {
+      id: contact.id,
+      phoneNumber: contact.phoneNumber,
+      name: contact.name,
+      profileName: contact.profileName,
+      email: contact.email,
+      externalReferenceId: contact.externalReferenceId,
+      subscriberStatus: contact.subscriberStatus,
+      subscriberStatusAt: iso(contact.subscriberStatusAt),
+      locale: contact.locale,
+      lastInboundAt: iso(contact.lastInboundAt),
+      anonymizedAt: iso(contact.anonymizedAt),
+      createdAt: contact.createdAt.toISOString(),
+      updatedAt: contact.updatedAt.toISOString(),
+    },
+    conversations: conversations.map((c) => ({
+      ...toConversationView(c, now),
+      providerWindows: windows
+        .filter((w) => w.conversationId === c.id)
+        .map((w) => ({
+          providerConversationId: w.providerConversationId,
+          originType: w.originType,
+          openedAt: w.openedAt.toISOString(),
+          expiresAt: iso(w.expiresAt),
+          billable: w.billable,
+          pricingModel: w.pricingModel,
+          pricingCategory: w.pricingCategory,
+        })),
+    })),
+    messages: messages.reverse().map((m) => ({ ...toMessageView(m), payload: m.payload })),
+    deliveryHistory: statuses.map((s) => ({
+      providerMessageId: s.providerMessageId,
+      status: s.status,
+      occurredAt: s.occurredAt.toISOString(),
+      errorCode: s.errorCode,
+      errorTitle: s.errorTitle,
+      errorDetails: s.errorDetails,
+      providerConversationId: s.providerConversationId,
+      pricingCategory: s.pricingCategory,
+    })),
+    webhookEvents: envelopes.map((e) => ({ id: e.id, topic: e.topic, receivedAt: e.receivedAt.toISOString() })),
+  };
+  await writeAuditLog(deps.db, ws, {
+    action: 'gdpr.export',
+    actorId: scope.actorId,
+    targetId: contactId,
+    details: { version: GDPR_EXPORT_VERSION, messages: doc.messages.length, deliveryHistory: doc.deliveryHistory.length, webhookEvents: doc.webhookEvents.length },
+  });
+  return doc;
+}
+
+export const gdprEraseView = z.object({
+  ok: z.literal(true),
+  contactId: z.string(),
+  alreadyErased: z.boolean(),
+  erased: z.object({ messages: z.number(), webhookEvents: z.number() }),
+});
+
+/**
+ * Erasure by anonymization in place, in one transaction with its audit entry: the phone
+ * number becomes a random `anon_` token, names/email/external id are nulled, message content
+ * is removed and the raw bodies of envelopes naming the number are redacted. Ids, statuses,
+ * timestamps and delivery history stay, so counts and aggregates survive. Repeating it is
+ * harmless.
+ */
+export async function eraseContactData(deps: AppDeps, scope: Scope, contactId: string): Promise<z.infer<typeof gdprEraseView>> {
+  const ws = scope.workspaceId;
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const contact = await getContact(tx, ws, contactId);
+    if (!contact) throw new AppError('not_found', { message: 'contact not found' });
+    const alreadyErased = contact.anonymizedAt !== null;
+    const envelopes = alreadyErased ? [] : await findEnvelopesNamingPhone(tx, ws, contact.phoneNumber);
+    const webhookEvents = await redactEnvelopeBodies(tx, ws, envelopes.map((e) => e.id), 'gdpr_erasure', now);
+    const messages = await removeContactMessageContent(tx, ws, contactId, now);
+    if (!alreadyErased) await anonymizeContactRow(tx, ws, contactId, anonymousPhoneToken(), now);
+    const erased = { messages, webhookEvents };
+    await writeAuditLog(tx, ws, { action: 'gdpr.erase', actorId: scope.actorId, targetId: contactId, details: { ...erased, alreadyErased } });
+    deps.log.info({ workspaceId: ws, contactId, ...erased }, 'contact erased');
+    return { ok: true as const, contactId, alreadyErased, erased };
+  });
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { AppError, PARAMETER_FORMATS } from '@mos/core';
+import { applyTemplateStatusUpdate, getWorkspace, listSyncedTemplates, upsertSyncedTemplate } from '@mos/db';
+import type { AppDeps } from '../deps';
+import type { Scope } from './scope';
+import { toSyncedTemplateView, type SyncedTemplateView } from './template-views';
+
+export async function listSyncedTemplatesPage(deps: AppDeps, scope: Scope, page: { limit: number; offset: number }): Promise<{ templates: SyncedTemplateView[] }> {
+  return { templates: (await listSyncedTemplates(deps.db, scope.workspaceId, page)).map(toSyncedTemplateView) };
+}
+
+/** POST /internal/templates: one template as the provider reported it (machine-to-machine). */
+export const providerTemplateUpsertInput = z.object({
+  workspaceId: z.string().min(1).max(64),
+  providerTemplateId: z.string().min(1).max(64),
+  name: z.string().min(1).max(512),
+  language: z.string().min(1).max(16),
+  /** The provider's status or status-webhook event (APPROVED, REJECTED, PENDING, ...). */
+  status: z.string().min(1).max(32),
+  category: z.string().min(1).max(32).optional(),
+  reason: z.string().max(2048).nullable().optional(),
+  components: z.array(z.record(z.string(), z.unknown())).max(10).optional(),
+  parameterFormat: z.enum(PARAMETER_FORMATS).optional(),
+});
+
+/**
+ * Applies the status through the same path as the webhook pipeline (library and synced copy
+ * agree), then stores the components when the caller sent them.
+ */
+export async function recordProviderTemplate(deps: AppDeps, input: z.infer<typeof providerTemplateUpsertInput>): Promise<{ template: SyncedTemplateView }> {
+  if (!(await getWorkspace(deps.db, input.workspaceId))) throw new AppError('not_found', { message: 'workspace not found' });
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const { synced } = await applyTemplateStatusUpdate(tx, input.workspaceId, { ...input, event: input.status }, now);
+    if (!input.components && !input.parameterFormat) return { template: toSyncedTemplateView(synced) };
+    const row = await upsertSyncedTemplate(
+      tx,
+      input.workspaceId,
+      {
+        ...synced,
+        ...(input.components ? { components: input.components } : {}),
+        ...(input.parameterFormat ? { parameterFormat: input.parameterFormat } : {}),
+      },
+      now,
+    );
+    return { template: toSyncedTemplateView(row) };
+  });
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { componentsSchema, deriveVariables, derivePreview, PARAMETER_FORMATS, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type TemplateComponent } from '@mos/core';
+import type { SyncedTemplateRow, TemplateRow } from '@mos/db';
+
+/** The control-plane Template (spec: "Template (control-plane, /api/templates)"). */
+export const templateView = z.object({
+  id: z.string(),
+  name: z.string(),
+  language: z.string(),
+  category: z.enum(TEMPLATE_CATEGORIES),
+  status: z.enum(TEMPLATE_STATUSES),
+  parameterFormat: z.enum(PARAMETER_FORMATS),
+  components: z.array(z.record(z.string(), z.unknown())),
+  variables: z.array(z.string()),
+  preview: z.string(),
+  providerTemplateId: z.string().nullable(),
+  rejectionReason: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TemplateView = z.infer<typeof templateView>;
+
+export function toTemplateView(row: TemplateRow): TemplateView {
+  const components = row.components as TemplateComponent[];
+  return {
+    id: row.id,
+    name: row.name,
+    language: row.language,
+    category: row.category,
+    status: row.status,
+    parameterFormat: row.parameterFormat,
+    components: components as Record<string, unknown>[],
+    variables: deriveVariables(components, row.category),
+    preview: derivePreview(components, row.category),
+    providerTemplateId: row.providerTemplateId,
+    rejectionReason: row.rejectionReason,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The synced template (spec: "Synced template (returned by GET /internal/templates)"). */
+export const syncedTemplateView = z.object({
+  id: z.string(),
+  providerTemplateId: z.string(),
+  name: z.string(),
+  status: z.string(),
+  category: z.string(),
+  language: z.string(),
+  parameterFormat: z.string().nullable(),
+  components: z.array(z.unknown()),
+  rejectionReason: z.string().nullable(),
+  syncedAt: z.string(),
+});
+export type SyncedTemplateView = z.infer<typeof syncedTemplateView>;
+
+export const toSyncedTemplateView = (r: SyncedTemplateRow): SyncedTemplateView => ({
+  id: r.id,
+  providerTemplateId: r.providerTemplateId,
+  name: r.name,
+  status: r.status,
+  category: r.category,
+  language: r.language,
+  parameterFormat: r.parameterFormat,
+  components: r.components,
+  rejectionReason: r.rejectionReason,
+  syncedAt: r.syncedAt.toISOString(),
+});
+
+// Request shapes. Drafts may be incomplete: these check shape only; the validator runs at
+// submit and on demand (templates.validate).
+const name = z.string().trim().min(1, 'name is required').max(512);
+const language = z.string().trim().min(1).max(16);
+
+export const createTemplateInput = z.object({
+  name,
+  language: language.default('en_US'),
+  category: z.enum(TEMPLATE_CATEGORIES).default('UTILITY'),
+  parameterFormat: z.enum(PARAMETER_FORMATS).default('POSITIONAL'),
+  components: componentsSchema.default([]),
+});
+export type CreateTemplateInput = z.infer<typeof createTemplateInput>;
+
+export const templateId = z.object({ id: z.string().min(1).max(64) });
+
+export const updateTemplateInput = templateId.extend({
+  name: name.optional(),
+  language: language.optional(),
+  category: z.enum(TEMPLATE_CATEGORIES).optional(),
+  parameterFormat: z.enum(PARAMETER_FORMATS).optional(),
+  components: componentsSchema.optional(),
+});
+export type UpdateTemplateInput = z.infer<typeof updateTemplateInput>;
+
+/** Live validation of what the editor holds right now; loose strings so every rule reports. */
+export const validateTemplateInput = z.object({
+  name: z.string().max(1024).default(''),
+  language: z.string().max(64).default('en_US'),
+  category: z.string().max(64).default('UTILITY'),
+  parameterFormat: z.string().max(64).default('POSITIONAL'),
+  components: componentsSchema.default([]),
+});
+
+export const templateIssueView = z.object({ path: z.array(z.union([z.string(), z.number()])), code: z.string(), message: z.string() });
+
+export const validateTemplateOutput = z.object({
+  valid: z.boolean(),
+  /** The name as it will be stored (normalized). */
+  name: z.string(),
+  issues: z.array(templateIssueView),
+  variables: z.array(z.string()),
+  preview: z.string(),
+});
+
+export const submitTemplateOutput = z.object({
+  template: z.object({ id: z.string(), status: z.literal('pending_approval'), providerTemplateId: z.string() }),
+});
+
+export const starterPackOutput = z.object({
+  total: z.number().int(),
+  submitted: z.number().int(),
+  errored: z.number().int(),
+  results: z.array(
+    z.object({
+      name: z.string(),
+      language: z.string(),
+      category: z.string(),
+      status: z.enum(['submitted', 'error', 'skipped']),
+      providerTemplateId: z.string().optional(),
+      error: z.string().optional(),
+    }),
+  ),
+});
+export type StarterPackResult = z.infer<typeof starterPackOutput>;

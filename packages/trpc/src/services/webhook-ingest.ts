@@ -1,0 +1,159 @@
+import {
+  newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, publicSummary, sha256Hex, verifyProviderSignature, webhookDedupKey,
+  type EnvelopeSummary, type SignatureError, type WebhookSource,
+} from '@mos/core';
+import { enqueueOutboxJob, findOutboxJobByDedupKey, insertWebhookEvent, insertWebhookRejection } from '@mos/db';
+import type { AppDeps } from '../deps';
+import type { IngressTarget } from './ingress-target';
+
+/** One provider webhook request, as the HTTP layer hands it over (raw bytes, untouched). */
+export interface IngestRequest {
+  source: WebhookSource;
+  rawBody: Buffer;
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, unknown>;
+  requestId: string;
+  receivedAt: Date;
+  /** process.hrtime.bigint() when the request arrived, for the stored timing. */
+  startedAt: bigint;
+}
+
+export type IngestResponse =
+  | {
+      accepted: true;
+      requestId: string;
+      signatureValid: true;
+      webhookEventId: string;
+      outboxJobId: string;
+      /** true when the delivery id was already queued: stored, but no new job. */
+      duplicate: boolean;
+      duplicateOfId: string | null;
+      summary: ReturnType<typeof publicSummary>;
+    }
+  | {
+      accepted: false;
+      reason: 'invalid_signature';
+      requestId: string;
+      webhookEventId: string;
+      signatureValid: false;
+      summary: ReturnType<typeof publicSummary>;
+    };
+
+export interface IngestOutcome {
+  body: IngestResponse;
+  signatureError: SignatureError | null;
+  duplicate: boolean;
+  topic: EnvelopeSummary['topic'];
+}
+
+/** Headers never stored: credentials that may ride along (the signature header is kept: it is not a secret). */
+const DROPPED_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization']);
+const DELIVERY_ID_RE = /^[\x21-\x7e]{1,256}$/;
+
+export function storableHeaders(headers: IngestRequest['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined || DROPPED_HEADERS.has(k.toLowerCase())) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+/** The provider delivery id when it is a sane token; anything else is ignored for dedup (kept in headers). */
+export function deliveryIdOf(headers: IngestRequest['headers']): string | null {
+  const raw = headers['x-provider-delivery-id'];
+  const v = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  return v && DELIVERY_ID_RE.test(v) ? v : null;
+}
+
+function header(headers: IngestRequest['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Verify, store, enqueue: the envelope row, and for a valid signature the outbox job (or,
+ * for a repeated delivery id, a duplicate row pointing at the first), or for an invalid one
+ * the rejection row, all in ONE transaction with the relay's NOTIFY. Throws if the store
+ * fails, in which case nothing was committed and the caller answers 503.
+ */
+export async function ingestProviderWebhook(deps: AppDeps, target: IngressTarget, req: IngestRequest): Promise<IngestOutcome> {
+  const verdict = verifyProviderSignature({ rawBody: req.rawBody, header: header(req.headers, 'x-hub-signature-256'), secret: target.signingSecret });
+  const parsed = parseProviderEnvelope(req.rawBody);
+  const { summary } = parsed;
+  const ws = target.workspaceId;
+  const eventId = newId('webhookEvent', req.receivedAt.getTime());
+  const deliveryId = deliveryIdOf(req.headers);
+
+  const outcome = await deps.db.transaction(async (tx) => {
+    let jobId: string | null = null;
+    let duplicateOfId: string | null = null;
+    if (verdict.ok) {
+      const dedupKey = webhookDedupKey({ source: req.source, deliveryId, webhookEventId: eventId });
+      const newJobId = newId('job', req.receivedAt.getTime());
+      jobId = await enqueueOutboxJob(tx, ws, { id: newJobId, jobType: PROCESS_WEBHOOK_EVENT, dedupKey, payload: { webhookEventId: eventId }, now: req.receivedAt });
+      if (!jobId) {
+        // ON CONFLICT waited for the first writer to commit, so its job is visible now.
+        const first = await findOutboxJobByDedupKey(tx, ws, dedupKey);
+        if (!first) throw new Error('outbox dedup key taken but its job is not visible');
+        jobId = first.id;
+        duplicateOfId = typeof first.payload.webhookEventId === 'string' ? first.payload.webhookEventId : first.id;
+      }
+    }
+    const duplicate = duplicateOfId !== null;
+    await insertWebhookEvent(tx, ws, {
+      id: eventId,
+      source: req.source,
+      topic: summary.topic,
+      requestId: req.requestId,
+      deliveryId,
+      duplicateOfId,
+      signatureValid: verdict.ok,
+      signatureError: verdict.ok ? null : verdict.error,
+      headers: storableHeaders(req.headers),
+      // Spread: Express's parsed query has a null prototype, which the driver's param mapping trips on.
+      query: { ...req.query },
+      bodyHash: sha256Hex(req.rawBody),
+      rawBody: req.rawBody,
+      bodySize: req.rawBody.length,
+      accountId: summary.accountId,
+      phoneNumberId: summary.phoneNumberId,
+      displayPhoneNumber: summary.displayPhoneNumber,
+      summary: { ...summary, ...(parsed.ok ? {} : { issues: parsed.issues }) },
+      normalizationStatus: !verdict.ok ? 'skipped' : duplicate ? 'duplicate' : 'pending',
+      responseStatus: 200,
+      // Request arrival to the last write before commit; the commit itself is not included.
+      ingestMicros: Number((process.hrtime.bigint() - req.startedAt) / 1000n),
+      receivedAt: req.receivedAt,
+    });
+    if (!verdict.ok) {
+      await insertWebhookRejection(tx, ws, { id: newId('rejection', req.receivedAt.getTime()), webhookEventId: eventId, source: req.source, reason: verdict.error, receivedAt: req.receivedAt });
+    }
+    return { jobId, duplicateOfId, duplicate };
+  });
+
+  const pub = publicSummary(summary);
+  if (!verdict.ok) {
+    return {
+      body: { accepted: false, reason: 'invalid_signature', requestId: req.requestId, webhookEventId: eventId, signatureValid: false, summary: pub },
+      signatureError: verdict.error,
+      duplicate: false,
+      topic: summary.topic,
+    };
+  }
+  return {
+    body: {
+      accepted: true,
+      requestId: req.requestId,
+      signatureValid: true,
+      webhookEventId: eventId,
+      outboxJobId: outcome.jobId!,
+      duplicate: outcome.duplicate,
+      duplicateOfId: outcome.duplicateOfId,
+      summary: pub,
+    },
+    signatureError: null,
+    duplicate: outcome.duplicate,
+    topic: summary.topic,
+  };
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertContactFromInbound } from '@mos/db';
+import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
+import { bearer, jsonRequest, listen } from '@mos/http/testing';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { createApiApp } from '../app';
+
+describe('GET /internal/contacts', () => {
+  let tdb: TestDatabase;
+  let api: Awaited<ReturnType<typeof listen>>;
+  let a: SeededOperator;
+  let b: SeededOperator;
+  const phonesA: string[] = [];
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    const deps = testDeps(tdb.db);
+    api = await listen(createApiApp(deps));
+    a = await seedOperator(deps, { role: 'viewer' });
+    b = await seedOperator(deps, { role: 'owner' });
+    for (let i = 0; i < 55; i++) {
+      const phone = `+3933300${String(i).padStart(5, '0')}`;
+      phonesA.push(phone);
+      await upsertContactFromInbound(tdb.db, a.workspaceId, { phoneNumber: phone, profileName: `A contact ${i}`, at: new Date(Date.UTC(2025, 0, 1, 0, i)) });
+    }
+    await upsertContactFromInbound(tdb.db, b.workspaceId, { phoneNumber: '+15550001111', profileName: 'Only in B', at: new Date() });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await tdb?.drop();
+  });
+
+  const get = (query: string, op: SeededOperator | null = a) => jsonRequest(`${api.url}/internal/contacts${query}`, { headers: op ? bearer(op.token) : {} });
+
+  it('needs a session', async () => {
+    expect(await get('', null)).toMatchObject({ status: 401, body: { error: 'unauthenticated' } });
+  });
+
+  it('defaults to 50 in creation order, with exactly the spec fields', async () => {
+    const res = await get('');
+    expect(res.status).toBe(200);
+    expect(res.body.contacts).toHaveLength(50);
+    expect(res.body.contacts.map((c: { phoneNumber: string }) => c.phoneNumber)).toEqual(phonesA.slice(0, 50));
+    const first = res.body.contacts[0];
+    expect(Object.keys(first).sort()).toEqual(['email', 'externalReferenceId', 'id', 'locale', 'name', 'phoneNumber', 'subscriberStatus']);
+    expect(first).toMatchObject({ name: 'A contact 0', email: null, subscriberStatus: 'subscribed' });
+    expect(first.id).toMatch(/^ctr_/);
+  });
+
+  it('pages with limit and offset up to the maximum of 200', async () => {
+    expect((await get('?limit=2&offset=3')).body.contacts.map((c: { phoneNumber: string }) => c.phoneNumber)).toEqual(phonesA.slice(3, 5));
+    expect((await get('?limit=200')).body.contacts).toHaveLength(55);
+    expect((await get('?offset=54')).body.contacts).toHaveLength(1);
+    expect((await get('?offset=1000')).body.contacts).toEqual([]);
+  });
+
+  it('400 invalid_query with a message for out-of-range or malformed values', async () => {
+    for (const q of ['?limit=0', '?limit=201', '?limit=abc', '?limit=1.5', '?offset=-1', '?offset=x', '?limit=-5']) {
+      const res = await get(q);
+      expect(res.status, q).toBe(400);
+      expect(res.body.error, q).toBe('invalid_query');
+      expect(res.body.message, q).toMatch(/limit|offset/);
+    }
+  });
+
+  it('shows each workspace only its own contacts', async () => {
+    const res = await get('?limit=200', b);
+    expect(res.body.contacts.map((c: { name: string }) => c.name)).toEqual(['Only in B']);
+    expect((await get('?limit=200')).body.contacts.map((c: { name: string }) => c.name)).not.toContain('Only in B');
+  });
+});

@@ -1,0 +1,28 @@
+import { Router } from 'express';
+import { LIMITS, parseIntParam } from '@mos/core';
+import { actorOf } from '@mos/http';
+import { listWorkspaceAuditLogs, runtimeSnapshot, scopeOf, type AppDeps, type IngressMetrics } from '@mos/trpc';
+
+/** /internal audit log, runtime snapshot, and the (not yet built) campaigns and journeys. */
+export function internalOperationsRoutes(deps: AppDeps, metrics: IngressMetrics): Router {
+  const r = Router();
+
+  r.get('/audit-logs', async (req, res) => {
+    const limit = parseIntParam(req.query.limit, LIMITS.auditLogs.limit);
+    res.json(await listWorkspaceAuditLogs(deps, scopeOf(actorOf(req)), { limit }));
+  });
+
+  r.get('/runtime', async (req, res) => {
+    res.json(await runtimeSnapshot(deps, scopeOf(actorOf(req)), { ingress: metrics.snapshot() }));
+  });
+
+  // Campaign and journey tables do not exist yet; the spec's listings answer empty until they do.
+  r.get('/campaigns', (_req, res) => {
+    res.json({ campaigns: [] });
+  });
+  r.get('/journeys', (_req, res) => {
+    res.json({ journeys: [] });
+  });
+
+  return r;
+}

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { newId, normalizeEnvelope, sha256Hex, type NormalizableEnvelope } from '@mos/core';
+import { createLogger } from '@mos/config';
+import { webhookEvents, type Db } from '@mos/db';
+import { applyFamily, composeEffects, createContactEffects } from '@mos/workflows';
+
+/**
+ * Seeds contact data the way production gets it: the stored envelope row (as the ingress
+ * writes it) and the effects of its families (as the worker applies them).
+ */
+
+const FIXTURES = new URL('../../../../packages/core/src/webhooks/fixtures/', import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Envelope = NormalizableEnvelope & { entry: { changes: { value: any }[] }[] };
+export const fixture = (name: string): Envelope => JSON.parse(readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8'));
+
+const unix = (iso: string) => String(Date.parse(iso) / 1000);
+
+/** An inbound text envelope from `from` (digits) named `name`. */
+export function inboundText(input: { id: string; from: string; name: string; body: string; at: string }): Envelope {
+  const env = fixture('inbound-text');
+  const value = env.entry[0]!.changes[0]!.value;
+  value.contacts = [{ profile: { name: input.name }, wa_id: input.from }];
+  value.messages = [{ from: input.from, id: input.id, timestamp: unix(input.at), type: 'text', text: { body: input.body } }];
+  return env;
+}
+
+export async function storeAndApply(db: Db, workspaceId: string, envelope: Envelope, receivedAt = new Date()): Promise<string> {
+  const body = Buffer.from(JSON.stringify(envelope));
+  const id = newId('webhookEvent', receivedAt.getTime());
+  await db.insert(webhookEvents).values({
+    id, workspaceId, source: 'messaging', topic: 'messages', requestId: newId('request'), deliveryId: null, signatureValid: true,
+    headers: { 'content-type': 'application/json' }, query: {}, bodyHash: sha256Hex(body), rawBody: body, bodySize: body.length,
+    summary: {}, normalizationStatus: 'processed', responseStatus: 200, receivedAt,
+  });
+  const effects = composeEffects(createContactEffects({ db, log: createLogger({ name: 'seed', level: 'silent' }) }));
+  for (const family of normalizeEnvelope(envelope).events) await applyFamily(effects, workspaceId, family);
+  return id;
+}

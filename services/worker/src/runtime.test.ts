@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@mos/config';
+import { newId, PROCESS_WEBHOOK_EVENT, sha256Hex, systemClock, webhookDedupKey } from '@mos/core';
+import { enqueueOutboxJob, getOutboxJob, getWorkerStatus, insertWebhookEvent, upsertWorkspace } from '@mos/db';
+import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
+import { composeEffects } from '@mos/workflows';
+import { sharedWorkflowBundle, fixtureBody } from './testing';
+import { startWorkerRuntime } from './worker';
+
+/** The worker process's liveness as /ready sees it: heartbeat rows read by getWorkerStatus. */
+const log = createLogger({ name: 'runtime-test', level: 'silent' });
+let tdb: TestDatabase;
+let ws: string;
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  ws = (await upsertWorkspace(tdb.db, 'runtime')).workspace.id;
+});
+afterAll(async () => tdb?.drop());
+
+describe('worker runtime heartbeat', () => {
+  it('absent before any worker, idle when running, busy while working, stale after a clean stop', async () => {
+    expect(await getWorkerStatus(tdb.db, new Date())).toBe('absent');
+
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let entered = false;
+    const runtime = await startWorkerRuntime({
+      db: tdb.db, databaseUrl: tdb.url, log, clock: systemClock, heartbeatIntervalMs: 100,
+      temporal: { address: process.env.TEMPORAL_ADDRESS!, namespace: 'default', taskQueue: `test-runtime-${randomBytes(4).toString('hex')}` },
+      // Holds the activity open so the worker has work in flight.
+      effects: composeEffects({ applyStatus: async () => { entered = true; await gate; } }),
+      relay: { pollIntervalMs: 200 },
+      worker: { workflowBundle: await sharedWorkflowBundle() },
+    });
+    try {
+      await until('idle', async () => (await getWorkerStatus(tdb.db, new Date())) === 'idle');
+      const row = await tdb.pool.query(`SELECT worker_id, status, details FROM worker_heartbeats`);
+      expect(row.rows).toHaveLength(1);
+      expect(row.rows[0].worker_id).toBe(runtime.workerId);
+
+      const body = fixtureBody('status-read');
+      const eventId = newId('webhookEvent');
+      const jobId = newId('job');
+      await tdb.db.transaction(async (tx) => {
+        await insertWebhookEvent(tx, ws, {
+          id: eventId, source: 'messaging', topic: 'message_status', requestId: newId('request'), signatureValid: true, headers: {}, query: {},
+          bodyHash: sha256Hex(body), rawBody: body, bodySize: body.length, summary: {}, normalizationStatus: 'pending', responseStatus: 200, receivedAt: new Date(),
+        });
+        await enqueueOutboxJob(tx, ws, { id: jobId, jobType: PROCESS_WEBHOOK_EVENT, dedupKey: webhookDedupKey({ source: 'messaging', deliveryId: null, webhookEventId: eventId }), payload: { webhookEventId: eventId }, now: new Date() });
+      });
+      await until('effect entered', async () => entered);
+      await until('busy', async () => (await getWorkerStatus(tdb.db, new Date())) === 'busy');
+      release();
+      await until('job completed', async () => (await getOutboxJob(tdb.db, ws, jobId))?.status === 'completed');
+    } finally {
+      release();
+      await runtime.stop();
+    }
+    // A stopped worker says so on its way out; /ready then reports no live worker.
+    const after = await tdb.pool.query(`SELECT status FROM worker_heartbeats WHERE worker_id = $1`, [runtime.workerId]);
+    expect(after.rows[0].status).toBe('stopping');
+    expect(await getWorkerStatus(tdb.db, new Date())).toBe('stale');
+  });
+
+  it('a worker that stopped beating goes stale after the heartbeat window', async () => {
+    await tdb.pool.query(`DELETE FROM worker_heartbeats`);
+    const runtime = await startWorkerRuntime({
+      db: tdb.db, databaseUrl: tdb.url, log, heartbeatIntervalMs: 100, relay: false,
+      temporal: { address: process.env.TEMPORAL_ADDRESS!, namespace: 'default', taskQueue: `test-runtime-${randomBytes(4).toString('hex')}` },
+      worker: { workflowBundle: await sharedWorkflowBundle() },
+    });
+    await until('idle', async () => (await getWorkerStatus(tdb.db, new Date())) === 'idle');
+    await runtime.stop();
+    // As if the process had been killed: its last row is a live status, but old.
+    await tdb.pool.query(`UPDATE worker_heartbeats SET status = 'idle', last_beat_at = now() - interval '31 seconds'`);
+    expect(await getWorkerStatus(tdb.db, new Date())).toBe('stale');
+  });
+});

@@ -1,0 +1,36 @@
+import { Client, Connection } from '@temporalio/client';
+
+export interface LazyTemporalClient {
+  /** The connected client; connects on first use and again after a failed attempt. */
+  get(): Promise<Client>;
+  close(): Promise<void>;
+}
+
+/**
+ * One Temporal connection per process, opened lazily so a Temporal outage at start-up does
+ * not stop the relay from running (it backs off and leaves jobs pending instead).
+ */
+export function lazyTemporalClient(options: { address: string; namespace: string }): LazyTemporalClient {
+  let pending: Promise<Client> | null = null;
+  let connection: Connection | null = null;
+  return {
+    get() {
+      pending ??= Connection.connect({ address: options.address, connectTimeout: '5 seconds' }).then(
+        (conn) => {
+          connection = conn;
+          return new Client({ connection: conn, namespace: options.namespace });
+        },
+        (err: unknown) => {
+          pending = null;
+          throw err;
+        },
+      );
+      return pending;
+    },
+    async close() {
+      await connection?.close();
+      connection = null;
+      pending = null;
+    },
+  };
+}

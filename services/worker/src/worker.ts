@@ -1,0 +1,134 @@
+// COORDINATION (session A, 20:10): two sessions are doing issue 3 at once; read services/worker/COORDINATION-issue3.md
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { systemClock, type Clock } from '@mos/core';
+import type { Db } from '@mos/db';
+import type { Logger } from '@mos/config';
+import { WORKFLOWS_PATH, createActivities, type FamilyEffects } from '@mos/workflows';
+import { defaultEffects } from './effects';
+import { startHeartbeat, type Heartbeat } from './heartbeat';
+import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
+import { lazyTemporalClient } from './temporal-client';
+
+/** Worker knobs we tune (see docs/benchmarks.md); everything else keeps Temporal's defaults. */
+export type WorkerTuning = Pick<
+  WorkerOptions,
+  'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows' | 'maxConcurrentActivityTaskPolls' | 'maxConcurrentWorkflowTaskPolls' | 'shutdownGraceTime' | 'workflowBundle'
+>;
+
+export interface WorkerRuntimeOptions {
+  db: Db;
+  databaseUrl: string;
+  log: Logger;
+  clock?: Clock;
+  temporal: { address: string; namespace: string; taskQueue: string };
+  /** Defaults to `defaultEffects` (the production wiring). */
+  effects?: FamilyEffects;
+  /** `false` runs the Temporal worker without a relay (e.g. a second worker in a test). */
+  relay?: false | Pick<OutboxRelayOptions, 'pollIntervalMs' | 'batchSize'>;
+  heartbeatIntervalMs?: number;
+  worker?: WorkerTuning;
+  workerId?: string;
+}
+
+export interface WorkerRuntime {
+  workerId: string;
+  relay: OutboxRelay | null;
+  worker: Worker;
+  /** Settles when the Temporal worker stops (rejects if it failed). */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Temporal may be down when the process starts: keep trying, relay and heartbeat meanwhile. */
+async function connectWithRetry(address: string, log: Logger, isStopped: () => boolean): Promise<NativeConnection> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await NativeConnection.connect({ address });
+    } catch (err) {
+      if (isStopped()) throw err;
+      const delay = Math.min(30_000, 500 * 2 ** Math.min(attempt, 10));
+      log.warn({ err: (err as Error).message, retryInMs: delay }, 'Temporal unavailable; retrying');
+      await sleep(delay);
+    }
+  }
+}
+
+/**
+ * Everything the worker process runs, in one function shared by main.ts, tests, benchmarks
+ * and up.sh: the outbox relay, the heartbeat and the Temporal worker. Resolves once the
+ * worker is polling.
+ */
+export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<WorkerRuntime> {
+  const clock = opts.clock ?? systemClock;
+  const workerId = opts.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const log = opts.log.child({ workerId });
+  let stopped = false;
+
+  const temporalClient = lazyTemporalClient({ address: opts.temporal.address, namespace: opts.temporal.namespace });
+  const relay =
+    opts.relay === false
+      ? null
+      : createOutboxRelay({ db: opts.db, databaseUrl: opts.databaseUrl, temporal: temporalClient.get, taskQueue: opts.temporal.taskQueue, log, clock, ...opts.relay });
+  let worker: Worker | null = null;
+
+  const busy = () => {
+    const s = worker?.getStatus();
+    const recentDispatch = relay?.stats.lastDispatchAt && clock.now().getTime() - relay.stats.lastDispatchAt.getTime() < 5_000;
+    return (s && (s.numInFlightActivities > 0 || s.numInFlightWorkflowActivations > 0)) || recentDispatch ? 'busy' : 'idle';
+  };
+  const heartbeat: Heartbeat = startHeartbeat({
+    db: opts.db, workerId, clock, log, intervalMs: opts.heartbeatIntervalMs, status: busy,
+    details: () => ({ taskQueue: opts.temporal.taskQueue, pid: process.pid, temporal: worker ? worker.getState() : 'connecting', relay: relay ? { ...relay.stats } : null }),
+  });
+  relay?.start();
+
+  let connection: NativeConnection;
+  try {
+    connection = await connectWithRetry(opts.temporal.address, log, () => stopped);
+    const { workflowBundle, ...tuning } = opts.worker ?? {};
+    worker = await Worker.create({
+      connection,
+      namespace: opts.temporal.namespace,
+      taskQueue: opts.temporal.taskQueue,
+      ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+      activities: createActivities({ db: opts.db, log, clock, effects: opts.effects ?? defaultEffects({ db: opts.db, log }) }),
+      identity: workerId,
+      shutdownGraceTime: '5 seconds',
+      ...tuning,
+    });
+  } catch (err) {
+    await relay?.stop();
+    await heartbeat.stop();
+    await temporalClient.close();
+    throw err;
+  }
+  const created = worker;
+  const done = created.run();
+  log.info({ taskQueue: opts.temporal.taskQueue }, 'worker running');
+
+  let stopping: Promise<void> | null = null;
+  return {
+    workerId,
+    relay,
+    worker: created,
+    done,
+    stop() {
+      stopping ??= (async () => {
+        stopped = true;
+        // Relay first: no new starts while the worker drains.
+        await relay?.stop();
+        if (created.getState() === 'RUNNING') created.shutdown();
+        await done.catch((err: unknown) => log.error({ err: (err as Error).message }, 'worker stopped with an error'));
+        await connection.close();
+        await temporalClient.close();
+        await heartbeat.stop();
+        log.info('worker stopped');
+      })();
+      return stopping;
+    },
+  };
+}

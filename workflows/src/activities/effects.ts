@@ -1,0 +1,49 @@
+import type {
+  ConversationUpdatedEvent, InboundMessageEvent, MessageStatusEvent, NormalizedEvent, TemplateUpdatedEvent,
+} from '@mos/core';
+
+/**
+ * The seam between the webhook pipeline and the aggregates it changes. Contacts/messages and
+ * templates plug their implementations in here (see `defaultEffects` in services/worker).
+ *
+ * Contract for implementers: every method may run more than once for the same family (an
+ * activity retried after a crash, a staff reset in the Temporal UI), so it must be idempotent
+ * (upsert keyed by provider ids) and tolerate out-of-order delivery (a `read` before its
+ * `delivered`). Throw to have the activity retried with backoff; throw an
+ * `ApplicationFailure` with `nonRetryable: true` for a family that can never apply.
+ */
+export interface FamilyEffects {
+  applyInbound(workspaceId: string, family: InboundMessageEvent): Promise<void>;
+  applyStatus(workspaceId: string, family: MessageStatusEvent): Promise<void>;
+  applyTemplateUpdate(workspaceId: string, family: TemplateUpdatedEvent): Promise<void>;
+  applyConversationUpdate(workspaceId: string, family: ConversationUpdatedEvent): Promise<void>;
+}
+
+const nothing = async (): Promise<void> => {};
+
+/** Effects that do nothing: the pipeline still records the delivery and completes the job. */
+export const noopEffects: FamilyEffects = {
+  applyInbound: nothing,
+  applyStatus: nothing,
+  applyTemplateUpdate: nothing,
+  applyConversationUpdate: nothing,
+};
+
+/** Fills the methods a caller did not provide with no-ops, so each team plugs in only its own. */
+export function composeEffects(...parts: Partial<FamilyEffects>[]): FamilyEffects {
+  return Object.assign({}, noopEffects, ...parts) as FamilyEffects;
+}
+
+/** Routes one normalized family to its effect. */
+export function applyFamily(effects: FamilyEffects, workspaceId: string, family: NormalizedEvent): Promise<void> {
+  switch (family.family) {
+    case 'message.inbound':
+      return effects.applyInbound(workspaceId, family);
+    case 'message.status':
+      return effects.applyStatus(workspaceId, family);
+    case 'template.updated':
+      return effects.applyTemplateUpdate(workspaceId, family);
+    case 'conversation.updated':
+      return effects.applyConversationUpdate(workspaceId, family);
+  }
+}

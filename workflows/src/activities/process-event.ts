@@ -1,0 +1,122 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { normalizeEnvelope, parseProviderEnvelope, summarizeEvent, type Clock } from '@mos/core';
+import { findDeliveryForJob, finishWebhookProcessing, loadEventForProcessing, type Db } from '@mos/db';
+import type { Logger } from '@mos/config';
+import { WebhookFailureType, type ProcessWebhookEventInput, type ProcessWebhookEventResult } from '../shared';
+import { applyFamily, type FamilyEffects } from './effects';
+
+export interface ActivityDeps {
+  db: Db;
+  log: Logger;
+  clock: Clock;
+  effects: FamilyEffects;
+}
+
+/** Ingress topics that mean the stored bytes can never become an envelope. */
+const UNPARSEABLE_TOPICS: Record<string, WebhookFailureType> = {
+  invalid_json: WebhookFailureType.InvalidJson,
+  invalid_payload: WebhookFailureType.InvalidPayload,
+};
+
+function permanent(type: WebhookFailureType, message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: true });
+}
+
+/**
+ * Races work against the activity's cancellation (worker shutdown, heartbeat timeout seen by
+ * the server) so a stuck effect cannot hold a shutting-down worker; the attempt then fails and
+ * Temporal retries it on a live worker. Heartbeats let the server notice a dead worker within
+ * the heartbeat timeout instead of the start-to-close timeout.
+ */
+async function cancellable<T>(work: Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const beat = setInterval(() => ctx.heartbeat(), 1_000);
+  try {
+    return await Promise.race([work, ctx.cancelled]);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/**
+ * The whole job in one activity: load, decode, normalize, apply effects, record. Idempotent:
+ * a job whose delivery is already processed returns that delivery without re-applying
+ * effects, and effects themselves are idempotent for the window between applying them and
+ * recording the delivery.
+ */
+export function createProcessEvent(deps: ActivityDeps) {
+  return async function processEvent(input: ProcessWebhookEventInput): Promise<ProcessWebhookEventResult> {
+    const { workspaceId, webhookEventId, jobId } = input;
+    const done = await findDeliveryForJob(deps.db, workspaceId, jobId);
+    if (done?.status === 'processed') {
+      // Finish again in case the first attempt died between recording and returning.
+      await finishWebhookProcessing(deps.db, workspaceId, {
+        deliveryId: done.id, webhookEventId, jobId, topic: done.topic, status: 'processed',
+        families: done.families, error: null, now: done.processedAt ?? deps.clock.now(),
+      });
+      return { deliveryId: done.id, status: 'processed', topic: done.topic, familyCount: done.families.length, skippedCount: 0 };
+    }
+
+    const event = await loadEventForProcessing(deps.db, workspaceId, webhookEventId);
+    if (!event) throw permanent(WebhookFailureType.EventNotFound, `webhook event ${webhookEventId} not found in workspace`);
+    const topicFailure = UNPARSEABLE_TOPICS[event.topic];
+    if (topicFailure) throw permanent(topicFailure, `stored event has topic ${event.topic}`);
+    if (!event.rawBody) throw permanent(WebhookFailureType.InvalidPayload, 'stored event has no body');
+    // The ingress's parser: the worker accepts exactly what the ingress called parseable.
+    const decoded = parseProviderEnvelope(event.rawBody);
+    if (!decoded.ok) {
+      const type = decoded.summary.topic === 'invalid_json' ? WebhookFailureType.InvalidJson : WebhookFailureType.InvalidPayload;
+      throw permanent(type, decoded.issues.slice(0, 3).join('; '));
+    }
+
+    const normalized = normalizeEnvelope(decoded.envelope);
+    await cancellable(
+      (async () => {
+        for (const family of normalized.events) await applyFamily(deps.effects, workspaceId, family);
+      })(),
+    );
+
+    const delivery = await finishWebhookProcessing(deps.db, workspaceId, {
+      deliveryId: input.deliveryId,
+      webhookEventId,
+      jobId,
+      topic: event.topic,
+      status: 'processed',
+      families: normalized.events.map(summarizeEvent),
+      error: null,
+      now: deps.clock.now(),
+    });
+    deps.log.debug({ workspaceId, webhookEventId, jobId, deliveryId: delivery.id, families: normalized.events.length }, 'webhook event processed');
+    return {
+      deliveryId: delivery.id,
+      status: 'processed',
+      topic: event.topic,
+      familyCount: normalized.events.length,
+      skippedCount: normalized.skipped.length,
+    };
+  };
+}
+
+export interface RecordFailureInput extends ProcessWebhookEventInput {
+  type: string;
+  message: string;
+}
+
+/** Marks delivery, event and job failed (idempotent; never overrides a processed delivery). */
+export function createRecordFailure(deps: ActivityDeps) {
+  return async function recordFailure(input: RecordFailureInput): Promise<void> {
+    const event = await loadEventForProcessing(deps.db, input.workspaceId, input.webhookEventId);
+    const stored = await finishWebhookProcessing(deps.db, input.workspaceId, {
+      deliveryId: input.deliveryId,
+      webhookEventId: input.webhookEventId,
+      jobId: input.jobId,
+      topic: event?.topic ?? 'unknown',
+      status: 'failed',
+      families: [],
+      error: `${input.type}: ${input.message}`.slice(0, 500),
+      now: deps.clock.now(),
+    });
+    deps.log.warn({ workspaceId: input.workspaceId, webhookEventId: input.webhookEventId, jobId: input.jobId, deliveryId: stored.id, type: input.type }, 'webhook event failed');
+  };
+}

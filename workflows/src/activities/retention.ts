@@ -1,0 +1,59 @@
+import type { Clock } from '@mos/core';
+import {
+  deleteStatusesBefore, getWorkspace, listRetentionWorkspaces, purgeEnvelopeBodiesBefore, purgeMessageContentBefore, writeAuditLog, type Db,
+} from '@mos/db';
+import type { Logger } from '@mos/config';
+import type { RetentionCounts } from '../retention-shared';
+
+export interface RetentionDeps {
+  db: Db;
+  log: Logger;
+  /** Injected so tests can put "now" anywhere; the cutoff is now minus the workspace's period. */
+  clock: Clock;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Retention activities. Each batch call commits on its own, so a purge interrupted at any
+ * point resumes from the rows that are left; nothing depends on in-memory progress.
+ */
+export function createRetentionActivities(deps: RetentionDeps) {
+  return {
+    async listRetentionTargets(): Promise<{ workspaceId: string; days: number }[]> {
+      return listRetentionWorkspaces(deps.db);
+    },
+
+    /** The cutoff for a workspace, or null when it has no retention period. */
+    async retentionCutoff(input: { workspaceId: string }): Promise<{ cutoff: string; days: number } | null> {
+      const ws = await getWorkspace(deps.db, input.workspaceId);
+      if (!ws?.dataRetentionDays) return null;
+      return { cutoff: new Date(deps.clock.now().getTime() - ws.dataRetentionDays * DAY_MS).toISOString(), days: ws.dataRetentionDays };
+    },
+
+    /** Up to `batchSize` rows of each kind; `done` when every kind had fewer than a full batch. */
+    async purgeRetentionBatch(input: { workspaceId: string; cutoff: string; batchSize: number }): Promise<RetentionCounts & { done: boolean }> {
+      const cutoff = new Date(input.cutoff);
+      const now = deps.clock.now();
+      const result = await deps.db.transaction(async (tx) => ({
+        messages: await purgeMessageContentBefore(tx, input.workspaceId, cutoff, input.batchSize, now),
+        webhookEvents: await purgeEnvelopeBodiesBefore(tx, input.workspaceId, cutoff, input.batchSize, now),
+        deliveryStatuses: await deleteStatusesBefore(tx, input.workspaceId, cutoff, input.batchSize),
+      }));
+      const done = Object.values(result).every((n) => n < input.batchSize);
+      return { ...result, done };
+    },
+
+    async recordRetentionPurge(input: { workspaceId: string; cutoff: string; days: number; batches: number; counts: RetentionCounts }): Promise<void> {
+      await writeAuditLog(deps.db, input.workspaceId, {
+        action: 'retention.purge',
+        actorId: 'system',
+        targetId: input.workspaceId,
+        details: { cutoff: input.cutoff, days: input.days, batches: input.batches, ...input.counts },
+      });
+      deps.log.info({ workspaceId: input.workspaceId, ...input.counts, batches: input.batches }, 'retention purge finished');
+    },
+  };
+}
+
+export type RetentionActivities = ReturnType<typeof createRetentionActivities>;

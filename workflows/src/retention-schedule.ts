@@ -1,0 +1,29 @@
+import type { Client } from '@temporalio/client';
+import { RETENTION_SCHEDULE_ID, RETENTION_SWEEP } from './retention-shared';
+
+export interface RetentionScheduleOptions {
+  taskQueue: string;
+  scheduleId?: string;
+  /** UTC time of the daily run (default 03:17, off the top of the hour). */
+  hour?: number;
+  minute?: number;
+}
+
+/**
+ * Creates the daily retention schedule, or brings an existing one to these options. Safe to
+ * call at every worker start. Overlap policy is Temporal's default SKIP: a sweep still
+ * running tomorrow is not doubled.
+ */
+export async function ensureRetentionSchedules(client: Client, opts: RetentionScheduleOptions): Promise<{ scheduleId: string; created: boolean }> {
+  const scheduleId = opts.scheduleId ?? RETENTION_SCHEDULE_ID;
+  const spec = { calendars: [{ hour: opts.hour ?? 3, minute: opts.minute ?? 17 }] };
+  const action = { type: 'startWorkflow' as const, workflowType: RETENTION_SWEEP, taskQueue: opts.taskQueue, args: [] };
+  try {
+    await client.schedule.create({ scheduleId, spec, action, memo: { purpose: 'data retention' } });
+    return { scheduleId, created: true };
+  } catch (err) {
+    if ((err as Error).name !== 'ScheduleAlreadyRunning') throw err;
+    await client.schedule.getHandle(scheduleId).update((prev) => ({ ...prev, spec, action }));
+    return { scheduleId, created: false };
+  }
+}

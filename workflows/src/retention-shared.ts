@@ -1,0 +1,31 @@
+/** Names and types shared by the retention workflows, activities and schedule (no I/O). */
+
+export interface RetentionCounts {
+  /** Messages whose content was removed. */
+  messages: number;
+  /** Stored webhook envelopes whose raw body was removed. */
+  webhookEvents: number;
+  /** Delivery-history rows deleted. */
+  deliveryStatuses: number;
+}
+
+export interface RetentionPurgeInput {
+  workspaceId: string;
+  /** Rows of each kind per activity call (default 500). */
+  batchSize?: number;
+  /** Carried across continue-as-new; callers leave it out. */
+  carry?: { cutoff: string; days: number; batches: number; counts: RetentionCounts };
+}
+
+export interface RetentionPurgeResult {
+  workspaceId: string;
+  skipped: boolean;
+  cutoff: string | null;
+  batches: number;
+  counts: RetentionCounts;
+}
+
+export const RETENTION_PURGE = 'retentionPurge';
+export const RETENTION_SWEEP = 'retentionSweep';
+export const RETENTION_SCHEDULE_ID = 'mos-retention-daily';
+export const RETENTION_BATCH_SIZE = 500;

@@ -1,0 +1,2 @@
+export { processWebhookEvent } from './process-webhook-event';
+export { templateSync, templateSyncAll } from './template-sync';

@@ -1,0 +1,57 @@
+import { continueAsNew, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { RetentionActivities } from '../activities/retention';
+import {
+  RETENTION_BATCH_SIZE, type RetentionCounts, type RetentionPurgeInput, type RetentionPurgeResult,
+} from '../retention-shared';
+
+const { listRetentionTargets, retentionCutoff, purgeRetentionBatch, recordRetentionPurge } = proxyActivities<RetentionActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 },
+});
+
+/** Batches per run before continuing as new, so a huge backlog never bloats one history. */
+const BATCHES_PER_RUN = 200;
+
+const add = (a: RetentionCounts, b: RetentionCounts): RetentionCounts => ({
+  messages: a.messages + b.messages,
+  webhookEvents: a.webhookEvents + b.webhookEvents,
+  deliveryStatuses: a.deliveryStatuses + b.deliveryStatuses,
+});
+
+/**
+ * Purges one workspace's data older than its retention period: message content, raw
+ * webhook bodies, delivery-history rows, batch by batch until nothing is left, then one
+ * `retention.purge` audit entry with the counts. The cutoff is fixed at the start (and
+ * carried across continue-as-new) so the run converges.
+ */
+export async function retentionPurge(input: RetentionPurgeInput): Promise<RetentionPurgeResult> {
+  const plan = input.carry ?? (await retentionCutoff({ workspaceId: input.workspaceId }).then((p) => p && { ...p, batches: 0, counts: { messages: 0, webhookEvents: 0, deliveryStatuses: 0 } }));
+  if (!plan) return { workspaceId: input.workspaceId, skipped: true, cutoff: null, batches: 0, counts: { messages: 0, webhookEvents: 0, deliveryStatuses: 0 } };
+  const batchSize = input.batchSize ?? RETENTION_BATCH_SIZE;
+  let { batches, counts } = plan;
+  for (let run = 0; ; run++) {
+    if (run >= BATCHES_PER_RUN) {
+      await continueAsNew<typeof retentionPurge>({ ...input, carry: { cutoff: plan.cutoff, days: plan.days, batches, counts } });
+    }
+    const { done, ...n } = await purgeRetentionBatch({ workspaceId: input.workspaceId, cutoff: plan.cutoff, batchSize });
+    batches++;
+    counts = add(counts, n);
+    if (done) break;
+  }
+  await recordRetentionPurge({ workspaceId: input.workspaceId, cutoff: plan.cutoff, days: plan.days, batches, counts });
+  return { workspaceId: input.workspaceId, skipped: false, cutoff: plan.cutoff, batches, counts };
+}
+
+/**
+ * Started daily by the `mos-retention-daily` schedule: one child `retentionPurge` per
+ * workspace with a retention period, one after another (retention is not urgent, and
+ * serial runs keep the database load flat).
+ */
+export async function retentionSweep(): Promise<RetentionPurgeResult[]> {
+  const targets = await listRetentionTargets();
+  const results: RetentionPurgeResult[] = [];
+  for (const t of targets) {
+    results.push(await executeChild(retentionPurge, { args: [{ workspaceId: t.workspaceId }], workflowId: `${workflowInfo().workflowId}-${t.workspaceId}` }));
+  }
+  return results;
+}

@@ -1,0 +1,44 @@
+import { executeChild, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
+import type { TemplateActivities } from '../activities/templates';
+import { templateSyncWorkflowId, type TemplateSyncInput, type TemplateSyncResult } from '../template-sync-shared';
+
+// A page is one provider call plus upserts; provider outages retry with backoff for a while.
+const { syncTemplatePage, listTemplateSyncWorkspaces } = proxyActivities<TemplateActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20, nonRetryableErrorTypes: ['WorkspaceNotFound', 'ProviderRejected'] },
+});
+
+/**
+ * Pages through the provider's templates for one workspace and upserts each into
+ * synced_templates. Ids and cursors only in history; the token stays in the activity.
+ */
+export async function templateSync(input: TemplateSyncInput): Promise<TemplateSyncResult> {
+  const pageSize = input.pageSize ?? 100;
+  let after: string | undefined;
+  let pages = 0;
+  let upserted = 0;
+  // The guard bounds history even if a provider kept returning a "next" cursor forever.
+  for (let guard = 0; guard < 1000; guard++) {
+    const page = await syncTemplatePage({ workspaceId: input.workspaceId, after, pageSize });
+    if (page.skipped) return { workspaceId: input.workspaceId, pages, upserted, skipped: page.skipped };
+    pages++;
+    upserted += page.upserted;
+    if (!page.next) break;
+    after = page.next;
+  }
+  return { workspaceId: input.workspaceId, pages, upserted };
+}
+
+/** The nightly schedule's action: one child sync per workspace with a business account. */
+export async function templateSyncAll(): Promise<{ workspaces: number }> {
+  const ids = await listTemplateSyncWorkspaces();
+  for (const workspaceId of ids) {
+    // Sequential: the provider rate-limits per app, and the nightly run is not in a hurry.
+    await executeChild(templateSync, {
+      args: [{ workspaceId }],
+      workflowId: `${templateSyncWorkflowId(workspaceId)}-nightly-${Date.now()}`,
+      parentClosePolicy: ParentClosePolicy.TERMINATE,
+    }).catch(() => undefined);
+  }
+  return { workspaces: ids.length };
+}
