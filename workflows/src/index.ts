@@ -7,4 +7,6 @@ export * from './activities/index';
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
 export * from './template-sync-shared';
 export * from './template-sync-schedule';
-export { createTemplateActivities, createTemplateEffects, type TemplateActivities, type TemplateActivityDeps } from './activities/templates';
+export { createTemplateActivities, createTemplateEffects, templateActivitiesFromEnv, type TemplateActivities, type TemplateActivityDeps } from './activities/templates';
+export * from './retention-shared';
+export * from './retention-schedule';

@@ -4,7 +4,7 @@ import { RETENTION_SCHEDULE_ID, RETENTION_SWEEP } from './retention-shared';
 export interface RetentionScheduleOptions {
   taskQueue: string;
   scheduleId?: string;
-  /** UTC time of the daily run (default 03:17, off the top of the hour). */
+  /** UTC time of the daily run (default 02:47: off the hour, and before the 03:15 template sync). */
   hour?: number;
   minute?: number;
 }
@@ -16,7 +16,7 @@ export interface RetentionScheduleOptions {
  */
 export async function ensureRetentionSchedules(client: Client, opts: RetentionScheduleOptions): Promise<{ scheduleId: string; created: boolean }> {
   const scheduleId = opts.scheduleId ?? RETENTION_SCHEDULE_ID;
-  const spec = { calendars: [{ hour: opts.hour ?? 3, minute: opts.minute ?? 17 }] };
+  const spec = { calendars: [{ hour: opts.hour ?? 2, minute: opts.minute ?? 47 }] };
   const action = { type: 'startWorkflow' as const, workflowType: RETENTION_SWEEP, taskQueue: opts.taskQueue, args: [] };
   try {
     await client.schedule.create({ scheduleId, spec, action, memo: { purpose: 'data retention' } });

@@ -23,6 +23,8 @@ export interface RetentionPurgeResult {
   cutoff: string | null;
   batches: number;
   counts: RetentionCounts;
+  /** Set by the daily sweep when this workspace's purge failed after its retries. */
+  error?: string;
 }
 
 export const RETENTION_PURGE = 'retentionPurge';

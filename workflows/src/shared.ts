@@ -1,4 +1,3 @@
-// COORDINATION (session A, 20:10): two sessions are doing issue 3 at once; read services/worker/COORDINATION-issue3.md
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 /**

@@ -176,6 +176,16 @@ describe('control-plane /api/templates', () => {
     expect(res.body.issues.map((i: { code: string }) => i.code)).toEqual(['language_unsupported']);
   });
 
+  it('tRPC: templates.validate gives live feedback and templates.create reports create_failed as appCode', async () => {
+    const input = encodeURIComponent(JSON.stringify({ name: 'x', components: [{ type: 'BODY', text: '{{1}} hi' }] }));
+    const res = await jsonRequest(`${cp.url}/trpc/templates.validate?input=${input}`, { headers: bearer(owner.token) });
+    expect(res.status).toBe(200);
+    expect(res.body.result.data.issues.map((i: { code: string }) => i.code)).toEqual(['placeholder_dangling', 'too_many_variables', 'example_missing']);
+    const bad = await jsonRequest(`${cp.url}/trpc/templates.create`, { method: 'POST', headers: bearer(owner.token), body: { name: '' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.data).toMatchObject({ appCode: 'create_failed', issues: [expect.objectContaining({ path: ['name'] })] });
+  });
+
   it('seeds the 13-template starter pack against the simulator, idempotently', async () => {
     const ws = await seedOperator(deps, { role: 'owner', wabaId: '9990001112' });
     await deps.vault.set(tdb.db, ws.workspaceId, 'provider-access-token', TOKEN);

@@ -1,17 +1,25 @@
 import { createLogger, loadEnvOrExit } from '@mos/config';
 import { createDatabase } from '@mos/db';
-import { startWorkerRuntime } from './worker';
+import { ensureRetentionSchedules, ensureTemplateSyncSchedule, templateActivitiesFromEnv } from '@mos/workflows';
+import { startWorkerRuntime, type WorkerRuntime } from './worker';
 
-/** The worker process: `pnpm dev:worker`. Stops cleanly on SIGINT/SIGTERM. */
+/** The worker process: `pnpm dev:worker`. Stops cleanly on SIGINT/SIGTERM, also while Temporal is still unreachable. */
 const env = loadEnvOrExit();
 const log = createLogger({ name: 'mos-worker', level: env.LOG_LEVEL });
 const database = createDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX, applicationName: 'mos-worker' });
+const abort = new AbortController();
 
-const runtime = await startWorkerRuntime({
+const starting: Promise<WorkerRuntime> = startWorkerRuntime({
   db: database.db,
   databaseUrl: env.DATABASE_URL,
   log,
   temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
+  extraActivities: templateActivitiesFromEnv({ db: database.db, log, env }),
+  onTemporalReady: [
+    (client) => ensureTemplateSyncSchedule(client, { taskQueue: env.TEMPORAL_TASK_QUEUE }),
+    (client) => ensureRetentionSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE }),
+  ],
+  signal: abort.signal,
 });
 
 let exiting = false;
@@ -19,15 +27,26 @@ async function shutdown(signal: string, code = 0): Promise<void> {
   if (exiting) return;
   exiting = true;
   log.info({ signal }, 'stopping worker');
-  await runtime.stop();
+  // A start still waiting for Temporal gives up, cleaning up its relay and heartbeat.
+  abort.abort();
+  const runtime = await starting.catch(() => null);
+  await runtime?.stop();
   await database.close();
   process.exit(code);
 }
-
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
-// The Temporal worker failing on its own (e.g. a broken workflow bundle) ends the process.
-runtime.done.catch((err: unknown) => {
-  log.error({ err: (err as Error).message }, 'Temporal worker failed');
-  void shutdown('worker-failed', 1);
-});
+
+starting.then(
+  // The Temporal worker failing on its own (e.g. a broken workflow bundle) ends the process.
+  (runtime) =>
+    runtime.done.catch((err: unknown) => {
+      log.error({ err: (err as Error).message }, 'Temporal worker failed');
+      void shutdown('worker-failed', 1);
+    }),
+  (err: unknown) => {
+    if (exiting) return;
+    log.error({ err: (err as Error).message }, 'worker failed to start');
+    void shutdown('start-failed', 1);
+  },
+);

@@ -1,4 +1,3 @@
-// COORDINATION (session A, 20:10): two sessions are doing issue 3 at once; read services/worker/COORDINATION-issue3.md
 import pg from 'pg';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { newId, OUTBOX_CHANNEL, PROCESS_WEBHOOK_EVENT, type Clock } from '@mos/core';
@@ -33,6 +32,7 @@ export interface OutboxRelay {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const START_DEADLINE_MS = 5_000;
 const backoffMs = (attempt: number, max: number) => Math.min(max, 250 * 2 ** Math.min(attempt, 16));
 
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
@@ -77,7 +77,9 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     const workflowId = webhookWorkflowId(job.webhookEventId ?? job.jobId);
     const input: ProcessWebhookEventInput = { workspaceId: job.workspaceId, webhookEventId: eventId, jobId: job.jobId, deliveryId: newId('delivery', now.getTime()) };
     try {
-      await client.workflow.start(WEBHOOK_WORKFLOW_TYPE, {
+      // A deadline bounds how long this cycle holds its row locks when Temporal has just gone
+      // away (the client's own retry policy would otherwise keep trying for ~20 s).
+      await client.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.start(WEBHOOK_WORKFLOW_TYPE, {
         taskQueue: opts.taskQueue,
         workflowId,
         args: [input],
@@ -89,11 +91,12 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
           { key: SA_WEBHOOK_EVENT_ID, value: eventId },
         ],
         memo: { source: job.source ?? 'unknown', deliveryId: input.deliveryId, providerDeliveryId: job.providerDeliveryId, jobId: job.jobId },
-      });
+      }));
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
         const delay = backoffMs(job.attempts, 60_000);
-        await deferJob(tx, job.workspaceId, job.jobId, { error: String((err as Error).message ?? err), availableAt: new Date(now.getTime() + delay), now });
+        const failedAt = opts.clock.now();
+        await deferJob(tx, job.workspaceId, job.jobId, { error: String((err as Error).message ?? err), availableAt: new Date(failedAt.getTime() + delay), now: failedAt });
         stats.deferred++;
         log.warn({ jobId: job.jobId, workspaceId: job.workspaceId, err: (err as Error).message, retryInMs: delay }, 'workflow start failed; job stays pending');
         return null;

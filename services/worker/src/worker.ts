@@ -1,7 +1,7 @@
-// COORDINATION (session A, 20:10): two sessions are doing issue 3 at once; read services/worker/COORDINATION-issue3.md
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
 import { systemClock, type Clock } from '@mos/core';
 import type { Db } from '@mos/db';
 import type { Logger } from '@mos/config';
@@ -30,6 +30,15 @@ export interface WorkerRuntimeOptions {
   heartbeatIntervalMs?: number;
   worker?: WorkerTuning;
   workerId?: string;
+  /** Activities of other workflows on the same task queue (template sync, retention). */
+  extraActivities?: object;
+  /**
+   * Idempotent set-up run once Temporal answers (e.g. ensuring schedules). A failure is
+   * logged and does not stop the worker: the next start tries again.
+   */
+  onTemporalReady?: Array<(client: Client) => Promise<unknown>>;
+  /** Aborting while Temporal is still unreachable at start stops relay and heartbeat and rejects. */
+  signal?: AbortSignal;
 }
 
 export interface WorkerRuntime {
@@ -41,18 +50,23 @@ export interface WorkerRuntime {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
 
 /** Temporal may be down when the process starts: keep trying, relay and heartbeat meanwhile. */
-async function connectWithRetry(address: string, log: Logger, isStopped: () => boolean): Promise<NativeConnection> {
+async function connectWithRetry(address: string, log: Logger, signal?: AbortSignal): Promise<NativeConnection> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await NativeConnection.connect({ address });
     } catch (err) {
-      if (isStopped()) throw err;
+      if (signal?.aborted) throw err;
       const delay = Math.min(30_000, 500 * 2 ** Math.min(attempt, 10));
       log.warn({ err: (err as Error).message, retryInMs: delay }, 'Temporal unavailable; retrying');
-      await sleep(delay);
+      await sleep(delay, signal);
+      if (signal?.aborted) throw new Error('worker start aborted while waiting for Temporal');
     }
   }
 }
@@ -66,7 +80,6 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
   const clock = opts.clock ?? systemClock;
   const workerId = opts.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const log = opts.log.child({ workerId });
-  let stopped = false;
 
   const temporalClient = lazyTemporalClient({ address: opts.temporal.address, namespace: opts.temporal.namespace });
   const relay =
@@ -88,14 +101,17 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
 
   let connection: NativeConnection;
   try {
-    connection = await connectWithRetry(opts.temporal.address, log, () => stopped);
+    connection = await connectWithRetry(opts.temporal.address, log, opts.signal);
     const { workflowBundle, ...tuning } = opts.worker ?? {};
     worker = await Worker.create({
       connection,
       namespace: opts.temporal.namespace,
       taskQueue: opts.temporal.taskQueue,
       ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-      activities: createActivities({ db: opts.db, log, clock, effects: opts.effects ?? defaultEffects({ db: opts.db, log }) }),
+      activities: {
+        ...opts.extraActivities,
+        ...createActivities({ db: opts.db, log, clock, effects: opts.effects ?? defaultEffects({ db: opts.db, log }) }),
+      },
       identity: workerId,
       shutdownGraceTime: '5 seconds',
       ...tuning,
@@ -109,6 +125,13 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
   const created = worker;
   const done = created.run();
   log.info({ taskQueue: opts.temporal.taskQueue }, 'worker running');
+  for (const setup of opts.onTemporalReady ?? []) {
+    try {
+      await setup(await temporalClient.get());
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'worker start-up task failed; continuing');
+    }
+  }
 
   let stopping: Promise<void> | null = null;
   return {
@@ -118,7 +141,6 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
     done,
     stop() {
       stopping ??= (async () => {
-        stopped = true;
         // Relay first: no new starts while the worker drains.
         await relay?.stop();
         if (created.getState() === 'RUNNING') created.shutdown();

@@ -1,8 +1,10 @@
 import { createProcessEvent, createRecordFailure, type ActivityDeps } from './process-event';
+import { createRetentionActivities } from './retention';
 
 export type { ActivityDeps, RecordFailureInput } from './process-event';
 export * from './effects';
 export * from './contact-effects';
+export * from './retention';
 
 /**
  * Activities are built from injected dependencies so tests and benchmarks run them against a
@@ -12,6 +14,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     processEvent: createProcessEvent(deps),
     recordFailure: createRecordFailure(deps),
+    ...createRetentionActivities(deps),
   };
 }
 

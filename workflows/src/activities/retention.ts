@@ -1,4 +1,4 @@
-import type { Clock } from '@mos/core';
+import { sha256Hex, type Clock } from '@mos/core';
 import {
   deleteStatusesBefore, getWorkspace, listRetentionWorkspaces, purgeEnvelopeBodiesBefore, purgeMessageContentBefore, writeAuditLog, type Db,
 } from '@mos/db';
@@ -45,7 +45,9 @@ export function createRetentionActivities(deps: RetentionDeps) {
     },
 
     async recordRetentionPurge(input: { workspaceId: string; cutoff: string; days: number; batches: number; counts: RetentionCounts }): Promise<void> {
+      // A fixed id per (workspace, cutoff): a retry after a lost completion writes nothing new.
       await writeAuditLog(deps.db, input.workspaceId, {
+        id: `aud_retention_${sha256Hex(`${input.workspaceId}/${input.cutoff}`).slice(0, 24)}`,
         action: 'retention.purge',
         actorId: 'system',
         targetId: input.workspaceId,

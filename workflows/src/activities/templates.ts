@@ -2,8 +2,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { systemClock, type Clock, type TemplateUpdatedEvent } from '@mos/core';
 import { mapProviderTemplateStatus, providerReason } from '@mos/core';
 import { applyTemplateStatusUpdate, getWorkspace, listSyncableWorkspaceIds, upsertSyncedTemplate, type Db } from '@mos/db';
-import type { Logger, Vault } from '@mos/config';
-import { isProviderError, type ProviderClient } from '@mos/provider';
+import { createVault, resolveMasterKey, type Env, type Logger, type Vault } from '@mos/config';
+import { createProviderClient, isProviderError, ProviderError, type ProviderClient } from '@mos/provider';
 import type { TemplateSyncPageInput, TemplateSyncPageResult } from '../template-sync-shared';
 import type { FamilyEffects } from './effects';
 
@@ -70,6 +70,23 @@ export function createTemplateActivities(deps: TemplateActivityDeps) {
 }
 
 export type TemplateActivities = ReturnType<typeof createTemplateActivities>;
+
+/**
+ * The production wiring for a worker process: the vault from the master key and the
+ * provider client from PROVIDER_BASE_URL. Without a provider configured every sync page
+ * fails non-retryably (a 4xx-style ProviderError) instead of retrying forever.
+ */
+export function templateActivitiesFromEnv(deps: { db: Db; log: Logger; env: Env; clock?: Clock }): TemplateActivities {
+  const vault = createVault(resolveMasterKey(deps.env), deps.env);
+  const provider: ProviderClient = deps.env.PROVIDER_BASE_URL
+    ? createProviderClient({ baseUrl: deps.env.PROVIDER_BASE_URL, apiVersion: deps.env.PROVIDER_API_VERSION })
+    : new Proxy({} as ProviderClient, {
+        get: () => async () => {
+          throw new ProviderError('no provider configured (PROVIDER_BASE_URL)', { status: 400, retryable: false });
+        },
+      });
+  return createTemplateActivities({ db: deps.db, log: deps.log, vault, provider, clock: deps.clock });
+}
 
 /**
  * The pipeline's `template.updated` effect: library pending_approval -> approved/rejected

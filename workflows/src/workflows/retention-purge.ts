@@ -51,7 +51,13 @@ export async function retentionSweep(): Promise<RetentionPurgeResult[]> {
   const targets = await listRetentionTargets();
   const results: RetentionPurgeResult[] = [];
   for (const t of targets) {
-    results.push(await executeChild(retentionPurge, { args: [{ workspaceId: t.workspaceId }], workflowId: `${workflowInfo().workflowId}-${t.workspaceId}` }));
+    // One workspace's failure must not cost the others their purge today; the failed child
+    // stays visible (and retryable) in the Temporal UI under its own workflow id.
+    try {
+      results.push(await executeChild(retentionPurge, { args: [{ workspaceId: t.workspaceId }], workflowId: `${workflowInfo().workflowId}-${t.workspaceId}` }));
+    } catch (err) {
+      results.push({ workspaceId: t.workspaceId, skipped: true, cutoff: null, batches: 0, counts: { messages: 0, webhookEvents: 0, deliveryStatuses: 0 }, error: err instanceof Error ? err.message : String(err) });
+    }
   }
   return results;
 }

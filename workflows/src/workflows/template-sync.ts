@@ -1,4 +1,4 @@
-import { executeChild, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
+import { executeChild, log, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
 import type { TemplateActivities } from '../activities/templates';
 import { templateSyncWorkflowId, type TemplateSyncInput, type TemplateSyncResult } from '../template-sync-shared';
 
@@ -38,7 +38,10 @@ export async function templateSyncAll(): Promise<{ workspaces: number }> {
       args: [{ workspaceId }],
       workflowId: `${templateSyncWorkflowId(workspaceId)}-nightly-${Date.now()}`,
       parentClosePolicy: ParentClosePolicy.TERMINATE,
-    }).catch(() => undefined);
+    }).catch((err: unknown) => {
+      // One workspace failing (bad token, provider down) must not stop the others.
+      log.warn('template sync failed for a workspace', { workspaceId, error: String(err) });
+    });
   }
   return { workspaces: ids.length };
 }

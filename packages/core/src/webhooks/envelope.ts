@@ -6,8 +6,7 @@ import { z } from 'zod';
  * stored raw body with the same `parseProviderEnvelope` to normalize it.
  *
  * Schemas are loose (unknown keys are kept): the provider adds fields without notice and
- * an extra field must never turn a real delivery into `invalid_payload`. What is required
- * is only what processing depends on.
+ * an extra field must never turn a real delivery into `invalid_payload`.
  */
 
 export const WEBHOOK_TOPICS = ['messages', 'message_status', 'unknown', 'invalid_json', 'invalid_payload'] as const;
@@ -19,7 +18,8 @@ export const ENVELOPE_OBJECT = 'messaging_business_account';
  * The frame only: object, entries, changes. Per-field values (`messages`, template status
  * updates, ...) are validated by the worker's normalizer change by change, so one odd change
  * does not discard its siblings; the ingress must not call a delivery `invalid_payload` for
- * something the worker would still process. This mirrors the worker's stored-envelope frame.
+ * something the worker would still process. The worker decodes with this same parser
+ * (stored-envelope.ts), so the two can never disagree about what is an envelope.
  */
 export const providerChangeSchema = z.looseObject({ field: z.string().min(1), value: z.unknown() });
 

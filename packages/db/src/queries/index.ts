@@ -21,3 +21,4 @@ export * from './synced-templates';
 export * from './template-status';
 export * from './assistant-search';
 export * from './retention';
+export * from './webhook-ingress';

@@ -3,7 +3,7 @@ import { findTemplateByKey, upsertTemplateByKey, writeAuditLog } from '@mos/db';
 import { isProviderError } from '@mos/provider';
 import type { AppDeps } from '../deps';
 import type { Scope } from './scope';
-import { providerAccount, providerOf, type ProviderAccount } from './template-submit';
+import { providerAccount, sendToProvider, type ProviderAccount } from './template-submit';
 import type { StarterPackResult } from './template-views';
 
 type Entry = StarterPackResult['results'][number];
@@ -12,7 +12,7 @@ type Entry = StarterPackResult['results'][number];
  * Submits the 13-template starter pack and upserts each row on (workspace, name, language).
  * Safe to repeat: an entry whose row already holds a provider id and is pending or approved
  * is reported `submitted` again without a second provider call (a re-create would be a
- * duplicate at the provider). Each entry commits on its own, so one failure never undoes
+ * duplicate at the provider); one the provider rejected is edited in place. Each entry commits on its own, so one failure never undoes
  * the others; a provider or database error marks that entry `error` (row `rejected`).
  */
 export async function seedStarterPack(deps: AppDeps, scope: Scope): Promise<StarterPackResult> {
@@ -33,8 +33,7 @@ async function seedOne(deps: AppDeps, scope: Scope, account: ProviderAccount, en
     let providerTemplateId: string | undefined;
     let error: string | undefined;
     try {
-      const body = { name: entry.name, language: entry.language, category: entry.category, parameter_format: entry.parameterFormat, components: entry.components };
-      providerTemplateId = (await providerOf(deps).createTemplate(account, body)).id;
+      providerTemplateId = await sendToProvider(deps, account, { ...entry, providerTemplateId: existing?.providerTemplateId ?? null });
     } catch (err) {
       if (!isProviderError(err)) throw err;
       error = err.userMessage;

@@ -43,13 +43,25 @@ export function providerTemplateBody(row: Pick<TemplateRow, 'name' | 'language' 
   };
 }
 
-/** Creates the template at the provider, or edits it when this draft revises a rejected one. */
-export async function sendToProvider(deps: AppDeps, account: ProviderAccount, row: TemplateRow): Promise<string> {
+/**
+ * Creates the template at the provider, or edits it in place when the row already has a
+ * provider id (a rejected template revised back to draft): the provider still holds the
+ * rejected template under that id, and a second create of the same name and language
+ * would be refused as a duplicate.
+ */
+export async function sendToProvider(
+  deps: AppDeps,
+  account: ProviderAccount,
+  row: Pick<TemplateRow, 'name' | 'language' | 'category' | 'parameterFormat' | 'components' | 'providerTemplateId'>,
+): Promise<string> {
   const provider = providerOf(deps);
   const body = providerTemplateBody(row);
-  const edit = (provider as Partial<{ editTemplate: (a: { accessToken: string }, id: string, b: unknown) => Promise<unknown> }>).editTemplate;
-  if (row.providerTemplateId && edit) {
-    await edit.call(provider, { accessToken: account.accessToken }, row.providerTemplateId, { category: body.category, components: body.components });
+  if (row.providerTemplateId) {
+    await provider.editTemplate({ accessToken: account.accessToken }, row.providerTemplateId, {
+      category: body.category,
+      parameter_format: body.parameter_format,
+      components: body.components,
+    });
     return row.providerTemplateId;
   }
   return (await provider.createTemplate(account, body)).id;

@@ -2,7 +2,7 @@ import {
   newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, publicSummary, sha256Hex, verifyProviderSignature, webhookDedupKey,
   type EnvelopeSummary, type SignatureError, type WebhookSource,
 } from '@mos/core';
-import { enqueueOutboxJob, findOutboxJobByDedupKey, insertWebhookEvent, insertWebhookRejection } from '@mos/db';
+import { findOutboxJobByDedupKey, insertWebhookEvent, storeRejectedDelivery, storeSignedDelivery, type NewWebhookEvent } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { IngressTarget } from './ingress-target';
 
@@ -72,10 +72,11 @@ function header(headers: IngestRequest['headers'], name: string): string | undef
 }
 
 /**
- * Verify, store, enqueue: the envelope row, and for a valid signature the outbox job (or,
- * for a repeated delivery id, a duplicate row pointing at the first), or for an invalid one
- * the rejection row, all in ONE transaction with the relay's NOTIFY. Throws if the store
- * fails, in which case nothing was committed and the caller answers 503.
+ * Verify, store, enqueue: the envelope row, and for a valid signature the outbox job and the
+ * relay's NOTIFY (or, for a repeated delivery id, a duplicate row pointing at the first and
+ * no job), or for an invalid one the rejection row. Each outcome is written atomically by a
+ * single statement. Throws if the store fails, in which case nothing was committed and the
+ * caller answers 503.
  */
 export async function ingestProviderWebhook(deps: AppDeps, target: IngressTarget, req: IngestRequest): Promise<IngestOutcome> {
   const verdict = verifyProviderSignature({ rawBody: req.rawBody, header: header(req.headers, 'x-hub-signature-256'), secret: target.signingSecret });
@@ -85,52 +86,56 @@ export async function ingestProviderWebhook(deps: AppDeps, target: IngressTarget
   const eventId = newId('webhookEvent', req.receivedAt.getTime());
   const deliveryId = deliveryIdOf(req.headers);
 
-  const outcome = await deps.db.transaction(async (tx) => {
-    let jobId: string | null = null;
-    let duplicateOfId: string | null = null;
-    if (verdict.ok) {
-      const dedupKey = webhookDedupKey({ source: req.source, deliveryId, webhookEventId: eventId });
-      const newJobId = newId('job', req.receivedAt.getTime());
-      jobId = await enqueueOutboxJob(tx, ws, { id: newJobId, jobType: PROCESS_WEBHOOK_EVENT, dedupKey, payload: { webhookEventId: eventId }, now: req.receivedAt });
-      if (!jobId) {
-        // ON CONFLICT waited for the first writer to commit, so its job is visible now.
-        const first = await findOutboxJobByDedupKey(tx, ws, dedupKey);
-        if (!first) throw new Error('outbox dedup key taken but its job is not visible');
-        jobId = first.id;
-        duplicateOfId = typeof first.payload.webhookEventId === 'string' ? first.payload.webhookEventId : first.id;
-      }
-    }
-    const duplicate = duplicateOfId !== null;
-    await insertWebhookEvent(tx, ws, {
-      id: eventId,
-      source: req.source,
-      topic: summary.topic,
-      requestId: req.requestId,
-      deliveryId,
-      duplicateOfId,
-      signatureValid: verdict.ok,
-      signatureError: verdict.ok ? null : verdict.error,
-      headers: storableHeaders(req.headers),
-      // Spread: Express's parsed query has a null prototype, which the driver's param mapping trips on.
-      query: { ...req.query },
-      bodyHash: sha256Hex(req.rawBody),
-      rawBody: req.rawBody,
-      bodySize: req.rawBody.length,
-      accountId: summary.accountId,
-      phoneNumberId: summary.phoneNumberId,
-      displayPhoneNumber: summary.displayPhoneNumber,
-      summary: { ...summary, ...(parsed.ok ? {} : { issues: parsed.issues }) },
-      normalizationStatus: !verdict.ok ? 'skipped' : duplicate ? 'duplicate' : 'pending',
-      responseStatus: 200,
-      // Request arrival to the last write before commit; the commit itself is not included.
-      ingestMicros: Number((process.hrtime.bigint() - req.startedAt) / 1000n),
-      receivedAt: req.receivedAt,
-    });
-    if (!verdict.ok) {
-      await insertWebhookRejection(tx, ws, { id: newId('rejection', req.receivedAt.getTime()), webhookEventId: eventId, source: req.source, reason: verdict.error, receivedAt: req.receivedAt });
-    }
-    return { jobId, duplicateOfId, duplicate };
+  const event = (extra: { duplicateOfId: string | null; normalizationStatus: string }): NewWebhookEvent => ({
+    id: eventId,
+    source: req.source,
+    topic: summary.topic,
+    requestId: req.requestId,
+    deliveryId,
+    duplicateOfId: extra.duplicateOfId,
+    signatureValid: verdict.ok,
+    signatureError: verdict.ok ? null : verdict.error,
+    headers: storableHeaders(req.headers),
+    // Spread: Express's parsed query has a null prototype; store a plain object.
+    query: { ...req.query },
+    bodyHash: sha256Hex(req.rawBody),
+    rawBody: req.rawBody,
+    bodySize: req.rawBody.length,
+    accountId: summary.accountId,
+    phoneNumberId: summary.phoneNumberId,
+    displayPhoneNumber: summary.displayPhoneNumber,
+    summary: { ...summary, ...(parsed.ok ? {} : { issues: parsed.issues }) },
+    normalizationStatus: extra.normalizationStatus,
+    responseStatus: 200,
+    // Request arrival to the start of the store; the store itself (one round trip) is not included.
+    ingestMicros: Number((process.hrtime.bigint() - req.startedAt) / 1000n),
+    receivedAt: req.receivedAt,
   });
+
+  let outcome: { jobId: string | null; duplicateOfId: string | null; duplicate: boolean };
+  if (!verdict.ok) {
+    await storeRejectedDelivery(deps.db, ws, event({ duplicateOfId: null, normalizationStatus: 'skipped' }), {
+      id: newId('rejection', req.receivedAt.getTime()),
+      reason: verdict.error,
+    });
+    outcome = { jobId: null, duplicateOfId: null, duplicate: false };
+  } else {
+    const dedupKey = webhookDedupKey({ source: req.source, deliveryId, webhookEventId: eventId });
+    const job = { id: newId('job', req.receivedAt.getTime()), jobType: PROCESS_WEBHOOK_EVENT, dedupKey, payload: { webhookEventId: eventId }, now: req.receivedAt };
+    // The common case is one statement: job + event + NOTIFY, or nothing if the key is taken.
+    const jobId = await storeSignedDelivery(deps.db, ws, event({ duplicateOfId: null, normalizationStatus: 'pending' }), job);
+    if (jobId) {
+      outcome = { jobId, duplicateOfId: null, duplicate: false };
+    } else {
+      // A repeated delivery id: the first delivery's job is committed (ON CONFLICT waited for
+      // it), so record this request as a duplicate of it, with no job of its own.
+      const first = await findOutboxJobByDedupKey(deps.db, ws, dedupKey);
+      if (!first) throw new Error('outbox dedup key taken but its job is not visible');
+      const duplicateOfId = typeof first.payload.webhookEventId === 'string' ? first.payload.webhookEventId : first.id;
+      await insertWebhookEvent(deps.db, ws, event({ duplicateOfId, normalizationStatus: 'duplicate' }));
+      outcome = { jobId: first.id, duplicateOfId, duplicate: true };
+    }
+  }
 
   const pub = publicSummary(summary);
   if (!verdict.ok) {

@@ -10,7 +10,6 @@ import { applyFamily, composeEffects, createContactEffects } from '@mos/workflow
  */
 
 const FIXTURES = new URL('../../../../packages/core/src/webhooks/fixtures/', import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Envelope = NormalizableEnvelope & { entry: { changes: { value: any }[] }[] };
 export const fixture = (name: string): Envelope => JSON.parse(readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8'));
 

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { Client } from '@temporalio/client';
+import { workerHeartbeats } from '@mos/db';
+import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
+import { startWorkerRuntime } from './worker';
+import { sharedWorkflowBundle, temporalAddress, testLog, uniqueTaskQueue } from './testing';
+
+/** Start-up edges of `startWorkerRuntime`: Temporal unreachable, and the post-connect hooks. */
+let tdb: TestDatabase;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await tdb?.drop();
+});
+
+it('keeps heartbeating while Temporal is unreachable, and an abort stops it cleanly', async () => {
+  const abort = new AbortController();
+  const workerId = `startup-${Date.now()}`;
+  const starting = startWorkerRuntime({
+    db: tdb.db,
+    databaseUrl: tdb.url,
+    log: testLog,
+    workerId,
+    temporal: { address: '127.0.0.1:1', namespace: 'default', taskQueue: uniqueTaskQueue('down') },
+    heartbeatIntervalMs: 200,
+    signal: abort.signal,
+  });
+  await new Promise((r) => setTimeout(r, 1_500));
+  const [beating] = await tdb.db.select().from(workerHeartbeats).where(eq(workerHeartbeats.workerId, workerId));
+  expect(beating).toMatchObject({ status: 'idle', details: expect.objectContaining({ temporal: 'connecting' }) });
+  abort.abort();
+  await expect(starting).rejects.toThrow();
+  const [stopped] = await tdb.db.select().from(workerHeartbeats).where(eq(workerHeartbeats.workerId, workerId));
+  expect(stopped!.status).toBe('stopping');
+});
+
+it('runs onTemporalReady hooks with a connected client once polling, and survives a failing hook', async () => {
+  const seen: unknown[] = [];
+  const runtime = await startWorkerRuntime({
+    db: tdb.db,
+    databaseUrl: tdb.url,
+    log: testLog,
+    temporal: { address: temporalAddress(), namespace: 'default', taskQueue: uniqueTaskQueue('hooks') },
+    relay: false,
+    worker: { workflowBundle: await sharedWorkflowBundle() },
+    extraActivities: { ping: async () => 'pong' },
+    onTemporalReady: [
+      async () => {
+        throw new Error('schedule service unavailable');
+      },
+      async (client) => void seen.push(client),
+    ],
+  });
+  try {
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeInstanceOf(Client);
+    expect(runtime.worker.getState()).toBe('RUNNING');
+  } finally {
+    await runtime.stop();
+  }
+});

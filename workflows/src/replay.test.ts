@@ -1,0 +1,30 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { WORKFLOWS_PATH } from './index';
+
+/**
+ * Determinism guard: histories recorded from real runs (services/worker tests with
+ * MOS_RECORD_HISTORIES=1) must replay against today's workflow code. A failure here means a
+ * change would break runs that are in flight during a deploy: use `patched()` instead.
+ */
+const DIR = new URL('./__histories__/', import.meta.url);
+const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+
+describe('recorded workflow histories replay', () => {
+  it('has recorded histories for success, failure and a worker restart', () => {
+    expect(files).toEqual(expect.arrayContaining(['processed-inbound-text.json', 'failed-invalid-json.json', 'processed-after-worker-restart.json']));
+  });
+
+  it('replays every history without a determinism error', async () => {
+    const histories = files.map((f) => ({
+      workflowId: f.replace(/\.json$/, ''),
+      history: historyFromJSON(JSON.parse(readFileSync(new URL(f, DIR), 'utf8'))),
+    }));
+    const results = [];
+    for await (const result of Worker.runReplayHistories({ workflowsPath: WORKFLOWS_PATH }, histories)) results.push(result);
+    expect(results).toHaveLength(files.length);
+    for (const r of results) expect(r.error, `${r.workflowId}: ${String(r.error)}`).toBeUndefined();
+  }, 60_000);
+});
