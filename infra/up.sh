@@ -31,7 +31,8 @@ stop_all() {
   [ -n "$MOS_PG_STOP" ] && { $MOS_PG_STOP >/dev/null 2>&1 || true; }
   log "stopped"
 }
-trap stop_all INT TERM EXIT
+trap 'stop_all; exit 130' INT TERM
+trap stop_all EXIT
 
 if [ -z "${DATABASE_URL:-}" ]; then
   start_postgres "$DATA/pg" "${MOS_PG_PORT:-54329}"
@@ -69,6 +70,7 @@ printf '%s' "$DEV_SIGNING_SECRET" | pnpm -s mos secrets set --workspace dev webh
 printf '%s' "$DEV_VERIFY_TOKEN" | pnpm -s mos secrets set --workspace dev provider-verify-token - >/dev/null
 printf '%s' "$DEV_ACCESS_TOKEN" | pnpm -s mos secrets set --workspace dev provider-access-token - >/dev/null
 
+TSX="$MOS_ROOT/node_modules/.bin/tsx" # run directly (not via pnpm) so our signals reach the processes
 run_bg() { # name command...
   local name=$1; shift
   "$@" >>"$DATA/logs/$name.log" 2>&1 &
@@ -79,15 +81,15 @@ if [ -z "${PROVIDER_BASE_URL:-}" ]; then
   export PROVIDER_BASE_URL="http://127.0.0.1:$SIM_PORT"
   SIM_PORT="$SIM_PORT" SIM_WEBHOOK_URL="http://127.0.0.1:$API_PORT/webhooks/messaging" SIM_SIGNING_SECRET="$DEV_SIGNING_SECRET" \
     SIM_ACCESS_TOKEN="$DEV_ACCESS_TOKEN" SIM_WABA_ID="$DEV_WABA_ID" SIM_PHONE_NUMBER_ID="$DEV_PHONE_NUMBER_ID" \
-    run_bg provider-simulator pnpm -s exec tsx packages/provider/src/simulator/main.ts
+    run_bg provider-simulator "$TSX" packages/provider/src/simulator/main.ts
   SIMULATOR="$PROVIDER_BASE_URL (provider simulator)"
 else
   SIMULATOR="$PROVIDER_BASE_URL (configured provider)"
 fi
 
-run_bg api pnpm -s dev:api
-run_bg control-plane pnpm -s dev:control-plane
-run_bg worker pnpm -s dev:worker
+run_bg api "$TSX" services/api/src/main.ts
+run_bg control-plane "$TSX" services/control-plane/src/main.ts
+run_bg worker "$TSX" services/worker/src/main.ts
 
 for _ in $(seq 1 60); do
   http_ok "http://127.0.0.1:$API_PORT/health" && http_ok "http://127.0.0.1:$CONTROL_PLANE_PORT/health" && break
@@ -110,5 +112,8 @@ cat <<INFO
   Ctrl-C stops everything.
 INFO
 
+# Only reached when a child exits on its own (Ctrl-C runs the INT trap and exits there).
 wait -n "${pids[@]}" || true
-log "a process exited; see $DATA/logs"
+sleep 1 # Ctrl-C reaches the children and this script together: let its trap win the race
+log "a process exited unexpectedly; see $DATA/logs"
+exit 1
