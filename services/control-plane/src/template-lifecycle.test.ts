@@ -7,21 +7,13 @@ import { bearer, jsonRequest, listen } from '@mos/http/testing';
 import { startSimulator, type RunningSimulator } from '@mos/provider/simulator';
 import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
 import { startWorkerRuntime, type WorkerRuntime } from '@mos/worker';
+import { waitFor } from '@mos/worker/testing';
 import { createControlPlaneApp } from './app';
 
 const WABA = '102290129340398';
 const SIGNING_SECRET = randomBytes(16).toString('hex');
 const TOKEN = 'sim-e2e-token';
 
-async function waitFor<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /**
  * The whole template lifecycle with every real part: control plane -> provider simulator ->
@@ -77,7 +69,7 @@ describe('template lifecycle end to end', () => {
     waitFor(async () => {
       const t = (await get(`${cp.url}/api/templates/${id}`)).body.template;
       return t.status === want ? t : undefined;
-    }, `template ${id} to become ${want}`);
+    }, { what: `template ${id} to become ${want}`, timeoutMs: 30_000 });
 
   it('create -> submit -> approved by the provider -> approved in /api/templates and /internal/templates', async () => {
     const { id, providerTemplateId } = await createAndSubmit('e2e_order_confirmed');

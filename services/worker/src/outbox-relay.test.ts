@@ -1,3 +1,4 @@
+import { waitFor } from './testing';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,15 +51,6 @@ function relayWith(temporal: () => Promise<Client>, pollIntervalMs = 60_000): Ou
   return relay;
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
@@ -126,7 +118,7 @@ describe('outbox relay: input shape and Temporal outages', () => {
     // Not due yet: a healthy relay leaves it alone until its retry time.
     const up = relayWith(async () => client);
     expect(await up.tick()).toBe(0);
-    await until('retry time', async () => Date.now() > deferred!.availableAt.getTime());
+    await waitFor(async () => Date.now() > deferred!.availableAt.getTime(), { what: 'retry time' });
     expect(await up.tick()).toBe(1);
     expect(await getOutboxJob(tdb.db, ws, jobId)).toMatchObject({ status: 'dispatched', attempts: 2, lastError: null });
     await client.workflow.getHandle(webhookWorkflowId(eventId)).result();
@@ -144,7 +136,7 @@ describe('outbox relay: input shape and Temporal outages', () => {
     await new Promise((r) => setTimeout(r, 800));
     expect(await getOutboxJob(tdb.db, ws, jobId)).toMatchObject({ status: 'pending', attempts: 0 });
     temporalUp = true;
-    await until('dispatch after recovery', async () => (await getOutboxJob(tdb.db, ws, jobId))?.status === 'completed', 40_000);
+    await waitFor(async () => (await getOutboxJob(tdb.db, ws, jobId))?.status === 'completed', { what: 'dispatch after recovery', timeoutMs: 40_000 });
     await relay.stop();
   });
 });

@@ -5,7 +5,7 @@ import { newId, PROCESS_WEBHOOK_EVENT, sha256Hex, systemClock, webhookDedupKey }
 import { enqueueOutboxJob, getOutboxJob, getWorkerStatus, insertWebhookEvent, upsertWorkspace } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { composeEffects } from '@mos/workflows';
-import { sharedWorkflowBundle, fixtureBody } from './testing';
+import { sharedWorkflowBundle, fixtureBody, waitFor } from './testing';
 import { startWorkerRuntime } from './worker';
 
 /** The worker process's liveness as /ready sees it: heartbeat rows read by getWorkerStatus. */
@@ -13,15 +13,6 @@ const log = createLogger({ name: 'runtime-test', level: 'silent' });
 let tdb: TestDatabase;
 let ws: string;
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
@@ -45,7 +36,7 @@ describe('worker runtime heartbeat', () => {
       worker: { workflowBundle: await sharedWorkflowBundle() },
     });
     try {
-      await until('idle', async () => (await getWorkerStatus(tdb.db, new Date())) === 'idle');
+      await waitFor(async () => (await getWorkerStatus(tdb.db, new Date())) === 'idle', { what: 'idle' });
       const row = await tdb.pool.query(`SELECT worker_id, status, details FROM worker_heartbeats`);
       expect(row.rows).toHaveLength(1);
       expect(row.rows[0].worker_id).toBe(runtime.workerId);
@@ -60,10 +51,10 @@ describe('worker runtime heartbeat', () => {
         });
         await enqueueOutboxJob(tx, ws, { id: jobId, jobType: PROCESS_WEBHOOK_EVENT, dedupKey: webhookDedupKey({ source: 'messaging', deliveryId: null, webhookEventId: eventId }), payload: { webhookEventId: eventId }, now: new Date() });
       });
-      await until('effect entered', async () => entered);
-      await until('busy', async () => (await getWorkerStatus(tdb.db, new Date())) === 'busy');
+      await waitFor(async () => entered, { what: 'effect entered' });
+      await waitFor(async () => (await getWorkerStatus(tdb.db, new Date())) === 'busy', { what: 'busy' });
       release();
-      await until('job completed', async () => (await getOutboxJob(tdb.db, ws, jobId))?.status === 'completed');
+      await waitFor(async () => (await getOutboxJob(tdb.db, ws, jobId))?.status === 'completed', { what: 'job completed' });
     } finally {
       release();
       await runtime.stop();
@@ -81,7 +72,7 @@ describe('worker runtime heartbeat', () => {
       temporal: { address: process.env.TEMPORAL_ADDRESS!, namespace: 'default', taskQueue: `test-runtime-${randomBytes(4).toString('hex')}` },
       worker: { workflowBundle: await sharedWorkflowBundle() },
     });
-    await until('idle', async () => (await getWorkerStatus(tdb.db, new Date())) === 'idle');
+    await waitFor(async () => (await getWorkerStatus(tdb.db, new Date())) === 'idle', { what: 'idle' });
     await runtime.stop();
     // As if the process had been killed: its last row is a live status, but old.
     await tdb.pool.query(`UPDATE worker_heartbeats SET status = 'idle', last_beat_at = now() - interval '31 seconds'`);
