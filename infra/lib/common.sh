@@ -14,10 +14,12 @@ free_port() {
 
 ensure_pnpm() {
   if command -v pnpm >/dev/null 2>&1 && [ "$(pnpm -v 2>/dev/null)" = "$PNPM_VERSION" ]; then return; fi
-  log "installing pnpm $PNPM_VERSION"
-  if ! (corepack enable >/dev/null 2>&1 && COREPACK_ENABLE_DOWNLOAD_PROMPT=0 corepack prepare "pnpm@$PNPM_VERSION" --activate >/dev/null 2>&1 && pnpm -v >/dev/null 2>&1); then
-    npm install -g "pnpm@$PNPM_VERSION" >/dev/null || die "could not install pnpm"
-  fi
+  log "installing pnpm $PNPM_VERSION (npm install -g)"
+  # npm rather than corepack: corepack bundled with some Node 20 releases fails to verify
+  # current pnpm signatures. --force replaces a corepack shim left at the same path.
+  npm install -g --force "pnpm@$PNPM_VERSION" >/dev/null 2>&1 || die "could not install pnpm $PNPM_VERSION with npm"
+  hash -r
+  [ "$(pnpm -v 2>/dev/null)" = "$PNPM_VERSION" ] || die "pnpm $PNPM_VERSION installed but another pnpm comes first on PATH: $(command -v pnpm)"
 }
 
 ensure_deps() {
