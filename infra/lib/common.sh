@@ -63,9 +63,13 @@ as_pg_owner() {
 # start_postgres DATA_DIR PORT -> exports DATABASE_URL, sets MOS_PG_STOP (a command)
 start_postgres() {
   local dir=$1 port=$2 bindir
+  # initdb refuses root: as root, a postgres system user owns and runs the cluster.
+  if [ "$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then
+    useradd --system --no-create-home --shell /usr/sbin/nologin postgres 2>/dev/null || true
+  fi
   mkdir -p "$dir"
-  if bindir=$(pg_bindir) && { [ "$(id -u)" != 0 ] || id postgres >/dev/null 2>&1; }; then
-    [ "$(id -u)" = 0 ] && chown -R postgres "$dir"
+  [ "$(id -u)" = 0 ] && id postgres >/dev/null 2>&1 && chown -R postgres "$dir"
+  if [ -z "${MOS_PG_EMBEDDED:-}" ] && bindir=$(pg_bindir) && { [ "$(id -u)" != 0 ] || id postgres >/dev/null 2>&1; }; then
     if [ ! -f "$dir/PG_VERSION" ]; then
       log "initialising PostgreSQL cluster in $dir"
       as_pg_owner "$bindir/initdb" -D "$dir" -U mos --auth=trust --encoding=UTF8 --no-locale >/dev/null \
