@@ -83,9 +83,10 @@ describe('operator login and sessions', () => {
       unknown.push(await time(`ghost${i}@nowhere.test`));
     }
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    // A skipped verification would make unknown emails ~10x faster than an argon2 check.
-    expect(median(unknown) / median(wrong)).toBeGreaterThan(0.5);
-    expect(median(unknown) / median(wrong)).toBeLessThan(2);
+    // A skipped verification would make unknown emails 10x+ faster than an argon2 check;
+    // the band is wide so two busy cores do not make it flaky.
+    expect(median(unknown) / median(wrong)).toBeGreaterThan(0.33);
+    expect(median(unknown) / median(wrong)).toBeLessThan(3);
   });
 
   it('rejects bad login bodies with 400 invalid_request', async () => {
