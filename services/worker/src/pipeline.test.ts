@@ -88,7 +88,8 @@ describe('webhook pipeline', () => {
       const j = await jobRow(jobId);
       return j.dispatchedAt ? j : null;
     }, { timeoutMs: POLL_MS - 1_000, what: 'dispatch' });
-    expect(job.dispatchedAt!.getTime() - job.createdAt.getTime()).toBeLessThan(2_000);
+    // Under half the polling interval: only the NOTIFY can explain it (a busy CI box gets slack).
+    expect(job.dispatchedAt!.getTime() - job.createdAt.getTime()).toBeLessThan(POLL_MS / 2);
     await finished(jobId);
   });
 
