@@ -56,6 +56,16 @@ describe('provider webhook ingress', () => {
       const res = await jsonRequest(`${server.url}/webhooks/messaging?${q}`);
       expect(res, q).toMatchObject({ status: 400, body: { ok: false, error: 'verification_failed' } });
     }
+    // No verify token in the vault: nothing can match, not even an empty token.
+    await deps.vault.remove(deps.db, ws.workspaceId, 'provider-verify-token');
+    try {
+      for (const token of [VERIFY_TOKEN, '']) {
+        const res = await jsonRequest(`${server.url}/webhooks/messaging?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=1`);
+        expect(res).toMatchObject({ status: 400, body: { ok: false, error: 'verification_failed' } });
+      }
+    } finally {
+      await deps.vault.set(deps.db, ws.workspaceId, 'provider-verify-token', VERIFY_TOKEN);
+    }
   });
 
   it('valid signature: stores the envelope and one outbox job in one go, notifies the relay, answers the spec body', async () => {
