@@ -17,3 +17,8 @@ export function fixedClock(start: Date): Clock & { advance(ms: number): void; se
     },
   };
 }
+
+/** ISO 8601 UTC for API bodies, null stays null. */
+export function isoOrNull(d: Date | null | undefined): string | null {
+  return d ? d.toISOString() : null;
+}

@@ -27,3 +27,15 @@ export function viaProcedure(
     }
   };
 }
+
+/**
+ * A path parameter as one string (Express 5 types admit arrays for wildcard routes). Ids are
+ * opaque, so an absurd one is bounded and then simply not found.
+ */
+export function pathParam(v: unknown): string {
+  const s = Array.isArray(v) ? v[0] : v;
+  return typeof s === 'string' ? s.slice(0, 256) : '';
+}
+
+/** Request input is unvalidated by nature; the procedure's zod .input() is what checks it. */
+export const uncheckedInput = <T>(v: unknown): T => v as T;

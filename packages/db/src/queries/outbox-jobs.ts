@@ -1,4 +1,5 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { OUTBOX_CHANNEL } from '@mos/core';
 import type { DbOrTx } from '../client';
 import { outboxJobs } from '../schema/index';
 import type { OutboxJobRow } from './outbox-relay';
@@ -10,9 +11,6 @@ import type { OutboxJobRow } from './outbox-relay';
  */
 
 // OutboxJobRow and getOutboxJob live in outbox-relay.ts (the worker's file).
-
-/** NOTIFY channel the relay LISTENs on (payload: job id). Kept in sync with core's OUTBOX_CHANNEL. */
-const CHANNEL = 'mos_outbox';
 
 export interface NewOutboxJob {
   id: string;
@@ -28,15 +26,21 @@ export interface NewOutboxJob {
  * null when the key was already taken (a concurrent inserter of the same key is waited for,
  * so a null here means the other job is committed and visible to the next statement).
  */
-export async function enqueueOutboxJob(db: DbOrTx, workspaceId: string, job: NewOutboxJob): Promise<string | null> {
-  const res = await db.execute<{ id: string }>(sql`
-    WITH ins AS (
-      INSERT INTO outbox_jobs (id, workspace_id, job_type, status, dedup_key, payload, available_at, created_at, updated_at)
+/**
+ * The job INSERT as a CTE body, shared by every producer so the dedup rule lives once:
+ * `ON CONFLICT (workspace_id, dedup_key) DO NOTHING RETURNING id`.
+ */
+export function insertOutboxJobSql(workspaceId: string, job: NewOutboxJob): SQL {
+  return sql`INSERT INTO outbox_jobs (id, workspace_id, job_type, status, dedup_key, payload, available_at, created_at, updated_at)
       VALUES (${job.id}, ${workspaceId}, ${job.jobType}, 'pending', ${job.dedupKey}, ${JSON.stringify(job.payload)}::jsonb, ${job.now}, ${job.now}, ${job.now})
       ON CONFLICT (workspace_id, dedup_key) DO NOTHING
-      RETURNING id
-    )
-    SELECT id, pg_notify(${CHANNEL}, id) FROM ins`);
+      RETURNING id`;
+}
+
+export async function enqueueOutboxJob(db: DbOrTx, workspaceId: string, job: NewOutboxJob): Promise<string | null> {
+  const res = await db.execute<{ id: string }>(sql`
+    WITH ins AS (${insertOutboxJobSql(workspaceId, job)})
+    SELECT id, pg_notify(${OUTBOX_CHANNEL}, id) FROM ins`);
   return res.rows[0]?.id ?? null;
 }
 

@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
+import { OUTBOX_CHANNEL } from '@mos/core';
+import { insertOutboxJobSql, type NewOutboxJob } from './outbox-jobs';
 import type { NewWebhookEvent } from './webhook-events';
 
 /**
@@ -7,8 +9,6 @@ import type { NewWebhookEvent } from './webhook-events';
  * one round trip instead of BEGIN / insert / insert / COMMIT, which is most of the cost of a
  * delivery. Data-modifying CTEs always run to completion, and all of it commits or none.
  */
-
-const CHANNEL = 'mos_outbox';
 
 /** Every value explicitly typed: in INSERT ... SELECT, Postgres does not infer parameter types from the target. */
 function eventValues(workspaceId: string, e: NewWebhookEvent): SQL {
@@ -34,19 +34,14 @@ export async function storeSignedDelivery(
   db: DbOrTx,
   workspaceId: string,
   event: NewWebhookEvent,
-  job: { id: string; jobType: string; dedupKey: string; payload: Record<string, unknown>; now: Date },
+  job: NewOutboxJob,
 ): Promise<string | null> {
   const res = await db.execute<{ id: string }>(sql`
-    WITH job AS (
-      INSERT INTO outbox_jobs (id, workspace_id, job_type, status, dedup_key, payload, available_at, created_at, updated_at)
-      VALUES (${job.id}, ${workspaceId}, ${job.jobType}, 'pending', ${job.dedupKey}, ${JSON.stringify(job.payload)}::jsonb, ${job.now}, ${job.now}, ${job.now})
-      ON CONFLICT (workspace_id, dedup_key) DO NOTHING
-      RETURNING id
-    ), evt AS (
+    WITH job AS (${insertOutboxJobSql(workspaceId, job)}), evt AS (
       INSERT INTO webhook_events (${EVENT_COLUMNS})
       SELECT ${eventValues(workspaceId, event)} WHERE EXISTS (SELECT 1 FROM job)
     )
-    SELECT id, pg_notify(${CHANNEL}, id) FROM job`);
+    SELECT id, pg_notify(${OUTBOX_CHANNEL}, id) FROM job`);
   return res.rows[0]?.id ?? null;
 }
 

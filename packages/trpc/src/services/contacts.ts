@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, SUBSCRIBER_STATUSES } from '@mos/core';
+import { AppError, SUBSCRIBER_STATUSES, isoOrNull } from '@mos/core';
 import {
   getContact, listContactConversations, listContactMessages, listContacts, searchContacts, updateContact, writeAuditLog,
   type ContactRow, type ConversationRow, type MessageRow,
@@ -27,7 +27,6 @@ export const contactDetailView = contactView.extend({
   updatedAt: z.string(),
 });
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const toContactView = (c: ContactRow): ContactView => ({
   id: c.id,
@@ -42,7 +41,7 @@ export const toContactView = (c: ContactRow): ContactView => ({
 const toDetail = (c: ContactRow): z.infer<typeof contactDetailView> => ({
   ...toContactView(c),
   profileName: c.profileName,
-  lastInboundAt: iso(c.lastInboundAt),
+  lastInboundAt: isoOrNull(c.lastInboundAt),
   anonymized: c.anonymizedAt !== null,
   createdAt: c.createdAt.toISOString(),
   updatedAt: c.updatedAt.toISOString(),
@@ -63,13 +62,13 @@ export const conversationView = z.object({
 
 export const toConversationView = (c: ConversationRow, now: Date): z.infer<typeof conversationView> => ({
   id: c.id,
-  lastMessageAt: iso(c.lastMessageAt),
-  lastInboundAt: iso(c.lastInboundAt),
-  windowOpenedAt: iso(c.windowOpenedAt),
-  windowExpiresAt: iso(c.windowExpiresAt),
+  lastMessageAt: isoOrNull(c.lastMessageAt),
+  lastInboundAt: isoOrNull(c.lastInboundAt),
+  windowOpenedAt: isoOrNull(c.windowOpenedAt),
+  windowExpiresAt: isoOrNull(c.windowExpiresAt),
   serviceWindowOpen: c.windowExpiresAt !== null && c.windowExpiresAt.getTime() > now.getTime(),
   providerConversationId: c.providerConversationId,
-  providerWindowExpiresAt: iso(c.providerWindowExpiresAt),
+  providerWindowExpiresAt: isoOrNull(c.providerWindowExpiresAt),
   pricingCategory: c.pricingCategory,
 });
 
@@ -104,7 +103,7 @@ export const toMessageView = (m: MessageRow): z.infer<typeof messageView> => ({
   contextMessageId: m.contextMessageId,
   sentAt: m.sentAt.toISOString(),
   status: m.status,
-  failedAt: iso(m.failedAt),
+  failedAt: isoOrNull(m.failedAt),
   errorCode: m.errorCode,
   contentRemoved: m.contentRemovedAt !== null,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, anonymousPhoneToken, GDPR_EXPORT_VERSION, SUBSCRIBER_STATUSES } from '@mos/core';
+import { AppError, anonymousPhoneToken, GDPR_EXPORT_VERSION, SUBSCRIBER_STATUSES, isoOrNull } from '@mos/core';
 import {
   anonymizeContactRow, findEnvelopesNamingPhone, getContact, listContactConversations, listContactMessages, listContactStatuses,
   listConversationWindows, redactEnvelopeBodies, removeContactMessageContent, writeAuditLog,
@@ -8,7 +8,6 @@ import type { AppDeps } from '../deps';
 import { conversationView, messageView, toConversationView, toMessageView } from './contacts';
 import type { Scope } from './scope';
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** Everything stored about one contact, as a versioned document (see docs/contacts.md). */
 export const gdprExportView = z.object({
@@ -86,10 +85,10 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
       email: contact.email,
       externalReferenceId: contact.externalReferenceId,
       subscriberStatus: contact.subscriberStatus,
-      subscriberStatusAt: iso(contact.subscriberStatusAt),
+      subscriberStatusAt: isoOrNull(contact.subscriberStatusAt),
       locale: contact.locale,
-      lastInboundAt: iso(contact.lastInboundAt),
-      anonymizedAt: iso(contact.anonymizedAt),
+      lastInboundAt: isoOrNull(contact.lastInboundAt),
+      anonymizedAt: isoOrNull(contact.anonymizedAt),
       createdAt: contact.createdAt.toISOString(),
       updatedAt: contact.updatedAt.toISOString(),
     },
@@ -101,7 +100,7 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
           providerConversationId: w.providerConversationId,
           originType: w.originType,
           openedAt: w.openedAt.toISOString(),
-          expiresAt: iso(w.expiresAt),
+          expiresAt: isoOrNull(w.expiresAt),
           billable: w.billable,
           pricingModel: w.pricingModel,
           pricingCategory: w.pricingCategory,

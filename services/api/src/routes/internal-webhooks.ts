@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { LIMITS, NORMALIZATION_STATUSES, parseIntParam, SETTINGS_ROLES, WEBHOOK_SOURCES, WEBHOOK_TOPICS } from '@mos/core';
-import { actorOf, requireRole } from '@mos/http';
+import { actorOf, requireRole, pathParam } from '@mos/http';
 import {
   getRejection, getWebhook, listDeliveries, listRejections, listWebhooks, replayDelivery, replayWebhook, scopeOf, type AppDeps,
 } from '@mos/trpc';
-import { enumParam, pathId } from './query';
+import { enumParam } from './query';
 
 /**
  * /internal webhook reads and replays (mounted after requireSession). Each route parses its
@@ -26,11 +26,11 @@ export function internalWebhookRoutes(deps: AppDeps): Router {
   });
 
   r.get('/webhooks/:id', async (req, res) => {
-    res.json(await getWebhook(deps, scopeOf(actorOf(req)), pathId(req.params.id)));
+    res.json(await getWebhook(deps, scopeOf(actorOf(req)), pathParam(req.params.id)));
   });
 
   r.post('/webhooks/:id/replay', requireRole(SETTINGS_ROLES), async (req, res) => {
-    res.status(200).json(await replayWebhook(deps, scopeOf(actorOf(req)), { id: pathId(req.params.id), requestId: req.requestId }));
+    res.status(200).json(await replayWebhook(deps, scopeOf(actorOf(req)), { id: pathParam(req.params.id), requestId: req.requestId }));
   });
 
   r.get('/webhook-events', async (req, res) => {
@@ -39,7 +39,7 @@ export function internalWebhookRoutes(deps: AppDeps): Router {
   });
 
   r.post('/webhook-events/:id/replay', requireRole(SETTINGS_ROLES), async (req, res) => {
-    res.status(202).json(await replayDelivery(deps, scopeOf(actorOf(req)), { id: pathId(req.params.id), requestId: req.requestId }));
+    res.status(202).json(await replayDelivery(deps, scopeOf(actorOf(req)), { id: pathParam(req.params.id), requestId: req.requestId }));
   });
 
   r.get('/webhook-rejections', async (req, res) => {
@@ -51,7 +51,7 @@ export function internalWebhookRoutes(deps: AppDeps): Router {
   });
 
   r.get('/webhook-rejections/:id', async (req, res) => {
-    res.json(await getRejection(deps, scopeOf(actorOf(req)), pathId(req.params.id)));
+    res.json(await getRejection(deps, scopeOf(actorOf(req)), pathParam(req.params.id)));
   });
 
   return r;
