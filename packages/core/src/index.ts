@@ -14,3 +14,4 @@ export * from './webhooks/index';
 export * from './contacts/subscriber';
 export * from './contacts/privacy';
 export * from './contacts/assistant';
+export * from './member-rules';

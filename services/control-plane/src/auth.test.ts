@@ -125,7 +125,7 @@ describe('operator login and sessions', () => {
     for (const token of [dev.token, second.body.sessionToken]) {
       expect((await jsonRequest(`${api.url}/internal/x`, { headers: bearer(token) })).status).toBe(404);
     }
-    await removeMember(deps, { workspaceId: owner.workspaceId, actorId: owner.memberId }, dev.memberId);
+    await removeMember(deps, { workspaceId: owner.workspaceId, actorId: owner.memberId, role: owner.role }, dev.memberId);
     for (const token of [dev.token, second.body.sessionToken]) {
       expect((await jsonRequest(`${cp.url}/api/me`, { headers: bearer(token) })).status).toBe(401);
       expect((await jsonRequest(`${api.url}/internal/x`, { headers: bearer(token) })).status).toBe(401);

@@ -80,8 +80,8 @@ describe('role matrix of the settings routes', () => {
     expect(after.body.members.length).toBe(before.body.members.length);
   });
 
-  it('keeps at least one owner', async () => {
-    const res = await jsonRequest(`${cp.url}/api/members/${ops.owner.memberId}`, { method: 'DELETE', headers: bearer(ops.admin.token) });
+  it('keeps at least one owner: the last owner cannot leave', async () => {
+    const res = await jsonRequest(`${cp.url}/api/members/${ops.owner.memberId}`, { method: 'DELETE', headers: bearer(ops.owner.token) });
     expect(res).toMatchObject({ status: 409, body: { error: 'conflict' } });
   });
 

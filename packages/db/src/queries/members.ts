@@ -9,6 +9,24 @@ export async function listMembers(db: DbOrTx, workspaceId: string): Promise<Memb
   return db.select().from(members).where(eq(members.workspaceId, workspaceId)).orderBy(asc(members.createdAt), asc(members.id));
 }
 
+/**
+ * Every member of the workspace, row-locked until the transaction ends: role changes and
+ * removals check "at least one owner stays" against this, so two concurrent demotions
+ * serialise instead of both seeing the other owner.
+ */
+export async function lockMembers(tx: DbOrTx, workspaceId: string): Promise<MemberRow[]> {
+  return tx.select().from(members).where(eq(members.workspaceId, workspaceId)).orderBy(asc(members.id)).for('update');
+}
+
+/** A new membership; a concurrent insert of the same email fails with a unique violation (23505). */
+export async function insertMember(db: DbOrTx, workspaceId: string, input: { email: string; passwordHash: string; role: Role }): Promise<MemberRow> {
+  const [row] = await db
+    .insert(members)
+    .values({ id: newId('member'), workspaceId, email: input.email.toLowerCase(), passwordHash: input.passwordHash, role: input.role })
+    .returning();
+  return row!;
+}
+
 export async function getMember(db: DbOrTx, workspaceId: string, memberId: string): Promise<MemberRow | undefined> {
   const [row] = await db.select().from(members).where(and(eq(members.workspaceId, workspaceId), eq(members.id, memberId)));
   return row;

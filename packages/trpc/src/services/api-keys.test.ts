@@ -15,7 +15,7 @@ describe('API key lifecycle', () => {
   it('creates a key shown once, stores only its hash, authenticates it, and revokes it', async () => {
     const deps = testDeps(tdb.db);
     const op = await seedOperator(deps);
-    const scope = { workspaceId: op.workspaceId, actorId: op.memberId };
+    const scope = { workspaceId: op.workspaceId, actorId: op.memberId, role: op.role };
     const created = await createApiKey(deps, scope, { name: 'crm sync' });
     expect(created.key).toMatch(/^mos_live_[\w-]{43}$/);
     expect(created.key.startsWith(created.prefix)).toBe(true);
@@ -43,8 +43,8 @@ describe('API key lifecycle', () => {
     const deps = testDeps(tdb.db);
     const a = await seedOperator(deps);
     const b = await seedOperator(deps);
-    const key = await createApiKey(deps, { workspaceId: a.workspaceId, actorId: a.memberId }, { name: 'a' });
-    await expect(revokeWorkspaceApiKey(deps, { workspaceId: b.workspaceId, actorId: b.memberId }, key.id)).rejects.toMatchObject({ code: 'not_found' });
+    const key = await createApiKey(deps, { workspaceId: a.workspaceId, actorId: a.memberId, role: a.role }, { name: 'a' });
+    await expect(revokeWorkspaceApiKey(deps, { workspaceId: b.workspaceId, actorId: b.memberId, role: b.role }, key.id)).rejects.toMatchObject({ code: 'not_found' });
     expect(await authenticateApiKey(deps, key.key)).toMatchObject({ workspaceId: a.workspaceId });
   });
 });

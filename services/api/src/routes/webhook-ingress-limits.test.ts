@@ -66,6 +66,18 @@ describe('provider webhook ingress limits and failures', () => {
     }
   });
 
+  it('429 for a flood of handshakes too: the GET shares the messaging budget', async () => {
+    const deps = withEnv(base, { WEBHOOK_RATE_LIMIT_PER_SECOND: '2' });
+    const server = await listen(createApiApp(deps));
+    try {
+      const url = `${server.url}/webhooks/messaging?hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=c`;
+      const statuses = (await Promise.all(Array.from({ length: 5 }, () => fetch(url)))).map((r) => r.status).sort();
+      expect(statuses).toEqual([400, 400, 429, 429, 429]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('503 service_unavailable when the database cannot be reached at all', async () => {
     const dead = createDatabase('postgres://mos@127.0.0.1:1/none', { max: 1 });
     const server = await listen(createApiApp(testDeps(dead.db)));

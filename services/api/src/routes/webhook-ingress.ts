@@ -36,26 +36,6 @@ export function webhookIngressRoutes(deps: AppDeps, metrics: IngressMetrics, res
   const r = Router();
   const limiter = new RateLimiterMemory({ points: deps.env.WEBHOOK_RATE_LIMIT_PER_SECOND, duration: 1 });
 
-  r.get('/webhooks/messaging', async (req, res) => {
-    const mode = single(req.query['hub.mode']);
-    const token = single(req.query['hub.verify_token']);
-    const challenge = single(req.query['hub.challenge']);
-    const fail = () => res.status(400).json({ ok: false, error: 'verification_failed' });
-    if (mode !== 'subscribe' || !token || !challenge) return fail();
-    let expected: string | undefined;
-    try {
-      const ws = await findProviderIngressWorkspace(deps.db);
-      if (!ws) deps.log.warn({ requestId: req.requestId }, 'webhook handshake: no provider ingress workspace configured');
-      expected = ws ? await deps.vault.get(deps.db, ws.id, 'provider-verify-token') : undefined;
-    } catch (err) {
-      deps.log.error({ requestId: req.requestId, cause: describeError(err) }, 'webhook handshake: store unavailable');
-      return unavailable(res, 'service_unavailable');
-    }
-    if (!expected || !constantTimeEqual(token, expected)) return fail();
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.type('text/plain').send(challenge);
-  });
-
   const start: RequestHandler = (_req, res, next) => {
     res.locals.ingressStartedAt = process.hrtime.bigint();
     metrics.inc('received');
@@ -122,6 +102,27 @@ export function webhookIngressRoutes(deps: AppDeps, metrics: IngressMetrics, res
       unavailable(res, 'service_unavailable');
     }
   };
+
+  // The handshake shares the messaging bucket: it reads the store, so it must not be a free flood.
+  r.get('/webhooks/messaging', rateLimit('messaging'), async (req, res) => {
+    const mode = single(req.query['hub.mode']);
+    const token = single(req.query['hub.verify_token']);
+    const challenge = single(req.query['hub.challenge']);
+    const fail = () => res.status(400).json({ ok: false, error: 'verification_failed' });
+    if (mode !== 'subscribe' || !token || !challenge) return fail();
+    let expected: string | undefined;
+    try {
+      const ws = await findProviderIngressWorkspace(deps.db);
+      if (!ws) deps.log.warn({ requestId: req.requestId }, 'webhook handshake: no provider ingress workspace configured');
+      expected = ws ? await deps.vault.get(deps.db, ws.id, 'provider-verify-token') : undefined;
+    } catch (err) {
+      deps.log.error({ requestId: req.requestId, cause: describeError(err) }, 'webhook handshake: store unavailable');
+      return unavailable(res, 'service_unavailable');
+    }
+    if (!expected || !constantTimeEqual(token, expected)) return fail();
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.type('text/plain').send(challenge);
+  });
 
   for (const [path, source] of Object.entries(SOURCES)) {
     r.post(path, start, rateLimit(source), rawBody, ingest(source), tooLarge);
