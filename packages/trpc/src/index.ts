@@ -8,6 +8,7 @@ export * from './services/members';
 export * from './services/api-keys';
 export * from './services/secrets';
 export * from './services/workspace-settings';
+export * from './services/provider-ingress';
 export * from './services/ingress-metrics';
 export * from './services/ingress-target';
 export * from './services/webhook-ingest';

@@ -19,7 +19,7 @@ export async function openContext(): Promise<CliContext> {
 export async function scopeForSlug(deps: AppDeps, slug: string): Promise<Scope> {
   const ws = await findWorkspaceBySlug(deps.db, slug);
   if (!ws) throw new AppError('not_found', { message: `no workspace with slug "${slug}"` });
-  return { workspaceId: ws.id, actorId: 'cli' };
+  return { workspaceId: ws.id, actorId: 'cli', role: 'platform' };
 }
 
 export async function readStdin(): Promise<string> {

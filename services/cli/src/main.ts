@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerApiKeys } from './commands/api-keys';
 import { registerBootstrap } from './commands/bootstrap';
+import { registerIngress } from './commands/ingress';
 import { registerMembers } from './commands/members';
 import { registerSecrets } from './commands/secrets';
 
@@ -13,6 +14,7 @@ registerBootstrap(program);
 registerMembers(program);
 registerApiKeys(program);
 registerSecrets(program);
+registerIngress(program);
 
 // Unknown options and missing arguments are usage errors: exit 2.
 program.exitOverride((err) => {

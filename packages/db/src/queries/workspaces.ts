@@ -68,3 +68,7 @@ export async function setProviderIngressWorkspace(db: DbOrTx, workspaceId: strin
   await db.update(workspaces).set({ providerIngress: false }).where(eq(workspaces.providerIngress, true));
   await db.update(workspaces).set({ providerIngress: true, updatedAt: new Date() }).where(eq(workspaces.id, workspaceId));
 }
+
+export async function clearProviderIngressWorkspace(db: DbOrTx): Promise<void> {
+  await db.update(workspaces).set({ providerIngress: false, updatedAt: new Date() }).where(eq(workspaces.providerIngress, true));
+}

@@ -1,16 +1,21 @@
 import { z } from 'zod';
 import { AppError, ROLES } from '@mos/core';
-import { getWorkspace, setProviderIngressWorkspace, upsertMember, upsertWorkspace, writeAuditLog, type WorkspaceRow } from '@mos/db';
+import { getWorkspace, upsertMember, upsertWorkspace, writeAuditLog, type WorkspaceRow } from '@mos/db';
 import type { AppDeps } from '../deps';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords';
+import { assignProviderIngress } from './provider-ingress';
 import type { Scope } from './scope';
 
 const graphId = z.string().trim().regex(/^\d{5,32}$/, 'must be the numeric id the provider shows');
 
-export const providerSettingsInput = z.object({
+/**
+ * Strict: an unknown key is a 400, not silently dropped. `providerIngress` in particular is
+ * refused: which workspace the shared provider URLs resolve to is a platform decision
+ * (`mos ingress set`), never a tenant's.
+ */
+export const providerSettingsInput = z.strictObject({
   wabaId: graphId.nullable().optional(),
   phoneNumberId: graphId.nullable().optional(),
-  providerIngress: z.literal(true).optional(),
   dataRetentionDays: z.number().int().min(1).max(3650).nullable().optional(),
   /** The assistant's OpenAI-compatible endpoint (`{llmBaseUrl}/chat/completions`) and model. */
   llmBaseUrl: z.string().trim().max(500).url().regex(/^https?:\/\//, 'must be an http(s) URL').nullable().optional(),
@@ -23,6 +28,7 @@ export const workspaceView = z.object({
   name: z.string(),
   wabaId: z.string().nullable(),
   phoneNumberId: z.string().nullable(),
+  /** Read-only here: whether the shared provider URLs resolve to this workspace. */
   providerIngress: z.boolean(),
   dataRetentionDays: z.number().nullable(),
   llmBaseUrl: z.string().nullable(),
@@ -59,7 +65,6 @@ export async function updateWorkspaceSettings(deps: AppDeps, scope: Scope, input
       llmBaseUrl: input.llmBaseUrl,
       llmModel: input.llmModel,
     });
-    if (input.providerIngress) await setProviderIngressWorkspace(tx, ws.id);
     await writeAuditLog(tx, ws.id, { action: 'workspace.settings', actorId: scope.actorId, targetId: ws.id, details: { fields: Object.keys(input) } });
     return toWorkspaceView((await getWorkspace(tx, ws.id))!);
   });
@@ -86,7 +91,7 @@ export async function bootstrapWorkspace(deps: AppDeps, input: z.input<typeof bo
   const passwordHash = await hashPassword(data.password);
   return deps.db.transaction(async (tx) => {
     const { workspace, created } = await upsertWorkspace(tx, data.workspace, { wabaId: data.wabaId, phoneNumberId: data.phoneNumberId });
-    if (data.providerIngress) await setProviderIngressWorkspace(tx, workspace.id);
+    if (data.providerIngress) await assignProviderIngress(tx, workspace, 'cli');
     const { member } = await upsertMember(tx, workspace.id, { email: data.email, passwordHash, role: data.role });
     await writeAuditLog(tx, workspace.id, { action: 'workspace.bootstrap', actorId: 'cli', targetId: workspace.id, details: { created } });
     return { workspace: { id: workspace.id, slug: workspace.slug }, operator: { id: member.id, email: member.email, role: member.role } };

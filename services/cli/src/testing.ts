@@ -1,0 +1,30 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const MAIN = join(ROOT, 'services/cli/src/main.ts');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** Spawns the real `mos` CLI (as `pnpm mos` would) with `env` on top of this process's. */
+export function runCli(args: string[], env: Record<string, string | undefined>, stdin?: string): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = execFile(TSX, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+      let json: unknown = null;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        /* human output */
+      }
+      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr, json });
+    });
+    child.stdin!.end(stdin);
+  });
+}
