@@ -40,7 +40,7 @@ function bare() {
         const target = await resolver.resolve();
         if (!target) return send(503, { error: 'provider_ingress_not_configured' });
         const out = await ingestProviderWebhook(deps, target, {
-          source: 'messaging', rawBody: Buffer.concat(chunks), headers: req.headers, query: {}, requestId: newId('request'), receivedAt: deps.clock.now(), startedAt,
+          source: 'messaging', rawBody: Buffer.concat(chunks), headers: req.headers, query: {}, requestId: newId('request'), receivedAt: deps.clock.now(), startedAt, maxBodyBytes: deps.env.WEBHOOK_BODY_LIMIT_BYTES,
         });
         send(200, out.body);
       } catch {

@@ -1,8 +1,7 @@
 import express, { type Express } from 'express';
 import { authRoutes, errorHandler, notFoundHandler, requestId, requireSession } from '@mos/http';
-import type { AppDeps } from '@mos/trpc';
-
-import { createIngressMetrics } from '@mos/trpc';
+import { createIngressMetrics, type AppDeps } from '@mos/trpc';
+import { metricsRoutes } from './routes/metrics';
 import { probeRoutes } from './routes/probes';
 import { webhookIngressRoutes } from './routes/webhook-ingress';
 import { internalWebhookRoutes } from './routes/internal-webhooks';
@@ -21,9 +20,10 @@ export function createApiApp(deps: AppDeps): Express {
   app.use(requestId);
 
   app.use(probeRoutes(deps));
-  // Per-process ingress counters, shown by /internal/runtime.
+  // Per-process ingress counters: each workspace's share in /internal/runtime, the whole in /metrics.
   const ingressMetrics = createIngressMetrics();
   app.use(webhookIngressRoutes(deps, ingressMetrics));
+  app.use(metricsRoutes(deps, ingressMetrics));
   app.use('/api/auth', authRoutes(deps));
 
   // Service-token routes (template sync) must precede the session guard below.

@@ -13,9 +13,10 @@ export const auditLogsRouter = router({
     .query(({ ctx, input }) => listWorkspaceAuditLogs(ctx.deps, scopeOf(ctx.actor), input ?? {})),
 });
 
+/** The caller's workspace's share of an API process's ingress counters (see ingress-metrics). */
 const ingressCounters = z.object({
   received: z.number(), accepted: z.number(), duplicates: z.number(), rejected: z.number(), tooLarge: z.number(),
-  rateLimited: z.number(), unavailable: z.number(), notConfigured: z.number(), since: z.string(),
+  unavailable: z.number(), since: z.string(),
 });
 
 /** The snapshot through tRPC runs in the control plane, which has no ingress: `runtime.ingress` is null there. */

@@ -1,52 +1,77 @@
-import { findProviderIngressWorkspace } from '@mos/db';
+import { isWorkspaceSlug } from '@mos/core';
+import { findProviderIngressWorkspace, findWorkspaceBySlug, type WorkspaceRow } from '@mos/db';
 import type { AppDeps } from '../deps';
 
-/** Where provider webhooks go: the configured workspace and its signing secret (if any). */
+/** Where a provider webhook goes: the workspace and its ingress secrets (if set). */
 export interface IngressTarget {
   workspaceId: string;
   signingSecret: string | undefined;
-}
-
-export interface IngressResolver {
-  /** null when no workspace is marked for provider ingress; throws when the store fails. */
-  resolve(): Promise<IngressTarget | null>;
-  /** Drops the cached target (tests, or after changing configuration in-process). */
-  invalidate(): void;
+  verifyToken: string | undefined;
 }
 
 /**
- * Resolves the ingress workspace from stored configuration only (never the payload) and
- * caches it with its secret for `ttlMs`, so the hot path skips a query and an AES-GCM
- * decryption per request; a rotated secret takes effect within the TTL. Concurrent misses
- * share one lookup. Only a found target is cached: "not configured" and failures are
- * looked up again on the next request, so configuring the workspace takes effect at once.
+ * Which workspace a provider path feeds. `shared` is `/webhooks/messaging|provider`: the
+ * workspace the platform admin marked (`mos ingress set`). `slug` is the per-workspace URL
+ * `/webhooks/messaging/{slug}`: that workspace, whoever holds the shared mark.
+ */
+export type IngressRoute = { kind: 'shared' } | { kind: 'slug'; slug: string };
+
+export interface IngressResolver {
+  /** null when the route leads to no workspace (not configured, unknown slug); throws when the store fails. */
+  resolve(route?: IngressRoute): Promise<IngressTarget | null>;
+  /** Drops every cached target (tests, or after changing configuration in-process). */
+  invalidate(): void;
+}
+
+/** Bounds the cache: one entry per workspace that received webhooks within the TTL. */
+const MAX_CACHED = 10_000;
+
+/**
+ * Resolves from stored configuration only (never the payload) and caches each found target
+ * with its secrets for `ttlMs`, so the hot path skips a query and two AES-GCM decryptions
+ * per request; a rotated secret takes effect within the TTL. Concurrent misses for one
+ * route share one lookup. Only found targets are cached: "not configured" and failures are
+ * looked up again next time, so configuring a workspace takes effect at once (the
+ * per-source rate limit bounds what a flood of unknown slugs costs).
  */
 export function createIngressResolver(deps: Pick<AppDeps, 'db' | 'vault'>, ttlMs: number, now: () => number = Date.now): IngressResolver {
-  let cached: { target: IngressTarget; until: number } | undefined;
-  let inflight: Promise<IngressTarget | null> | undefined;
+  const cached = new Map<string, { target: IngressTarget; until: number }>();
+  const inflight = new Map<string, Promise<IngressTarget | null>>();
 
-  const load = async (): Promise<IngressTarget | null> => {
-    const ws = await findProviderIngressWorkspace(deps.db);
+  const load = async (route: IngressRoute): Promise<IngressTarget | null> => {
+    let ws: WorkspaceRow | undefined;
+    if (route.kind === 'shared') ws = await findProviderIngressWorkspace(deps.db);
+    else if (isWorkspaceSlug(route.slug)) ws = await findWorkspaceBySlug(deps.db, route.slug);
     if (!ws) return null;
-    const signingSecret = await deps.vault.get(deps.db, ws.id, 'webhook-signing-secret');
-    return { workspaceId: ws.id, signingSecret };
+    const [signingSecret, verifyToken] = await Promise.all([
+      deps.vault.get(deps.db, ws.id, 'webhook-signing-secret'),
+      deps.vault.get(deps.db, ws.id, 'provider-verify-token'),
+    ]);
+    return { workspaceId: ws.id, signingSecret, verifyToken };
   };
 
   return {
-    async resolve() {
-      if (cached && cached.until > now()) return cached.target;
-      inflight ??= load()
-        .then((target) => {
-          if (target && ttlMs > 0) cached = { target, until: now() + ttlMs };
-          return target;
-        })
-        .finally(() => {
-          inflight = undefined;
-        });
-      return inflight;
+    async resolve(route = { kind: 'shared' }) {
+      const key = route.kind === 'shared' ? '' : `slug:${route.slug}`;
+      const hit = cached.get(key);
+      if (hit && hit.until > now()) return hit.target;
+      let pending = inflight.get(key);
+      if (!pending) {
+        pending = load(route)
+          .then((target) => {
+            if (target && ttlMs > 0) {
+              if (cached.size >= MAX_CACHED) cached.delete(cached.keys().next().value!);
+              cached.set(key, { target, until: now() + ttlMs });
+            }
+            return target;
+          })
+          .finally(() => inflight.delete(key));
+        inflight.set(key, pending);
+      }
+      return pending;
     },
     invalidate() {
-      cached = undefined;
+      cached.clear();
     },
   };
 }

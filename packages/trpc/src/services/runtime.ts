@@ -2,7 +2,7 @@ import { buildVersion } from '@mos/config';
 import { PROVIDER_CONSTRAINTS } from '@mos/core';
 import { countOutboxJobsByStatus, getWorkerStatus, listOutboxJobs, listWebhookEvents } from '@mos/db';
 import type { AppDeps } from '../deps';
-import type { IngressCounters } from './ingress-metrics';
+import type { WorkspaceIngressCounters } from './ingress-metrics';
 import type { Scope } from './scope';
 import { toOutboxJobView, toWebhookListItem, type WebhookListItem } from './webhook-views';
 
@@ -14,8 +14,8 @@ export interface RuntimeSnapshot {
     queueDepth: number;
     outboxJobsByStatus: Record<string, number>;
     workerStatus: string;
-    /** This API process's ingress counters; null where no ingress runs (e.g. the control plane). */
-    ingress: (IngressCounters & { since: string }) | null;
+    /** This API process's ingress counters for this workspace only; null where no ingress runs (e.g. the control plane). */
+    ingress: (WorkspaceIngressCounters & { since: string }) | null;
     generatedAt: string;
   };
   /** Campaigns and journeys do not exist yet: always empty. */
@@ -30,7 +30,7 @@ export interface RuntimeSnapshot {
 export async function runtimeSnapshot(
   deps: AppDeps,
   scope: Scope,
-  input: { ingress?: (IngressCounters & { since: string }) | null } = {},
+  input: { ingress?: (WorkspaceIngressCounters & { since: string }) | null } = {},
 ): Promise<RuntimeSnapshot> {
   const now = deps.clock.now();
   const [byStatus, webhooks, jobs, workerStatus] = await Promise.all([

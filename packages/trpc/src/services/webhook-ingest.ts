@@ -1,5 +1,5 @@
 import {
-  newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, publicSummary, sha256Hex, verifyProviderSignature, webhookDedupKey,
+  decodeContentEncoding, newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, publicSummary, sha256Hex, verifyProviderSignature, webhookDedupKey,
   type EnvelopeSummary, type SignatureError, type WebhookSource,
 } from '@mos/core';
 import { findOutboxJobByDedupKey, insertWebhookEvent, storeRejectedDelivery, storeSignedDelivery, type NewWebhookEvent } from '@mos/db';
@@ -16,6 +16,8 @@ export interface IngestRequest {
   receivedAt: Date;
   /** process.hrtime.bigint() when the request arrived, for the stored timing. */
   startedAt: bigint;
+  /** The largest payload a Content-Encoding may expand to (the ingress body limit). */
+  maxBodyBytes: number;
 }
 
 export type IngestResponse =
@@ -66,6 +68,18 @@ export function deliveryIdOf(headers: IngestRequest['headers']): string | null {
   return v && DELIVERY_ID_RE.test(v) ? v : null;
 }
 
+/**
+ * PostgreSQL's jsonb cannot hold U+0000, so a NUL in a query key or value would make the
+ * whole store fail (and the delivery be lost to a 503). It is kept visible as the six
+ * characters `\u0000` instead; the body (bytea) keeps its bytes.
+ */
+export function jsonbSafe(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '\\u0000');
+  if (Array.isArray(value)) return value.map(jsonbSafe);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [jsonbSafe(k) as string, jsonbSafe(v)]));
+  return value;
+}
+
 function header(headers: IngestRequest['headers'], name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
@@ -79,8 +93,12 @@ function header(headers: IngestRequest['headers'], name: string): string | undef
  * caller answers 503.
  */
 export async function ingestProviderWebhook(deps: AppDeps, target: IngressTarget, req: IngestRequest): Promise<IngestOutcome> {
-  const verdict = verifyProviderSignature({ rawBody: req.rawBody, header: header(req.headers, 'x-hub-signature-256'), secret: target.signingSecret });
-  const parsed = parseProviderEnvelope(req.rawBody);
+  // The provider signs the payload; a Content-Encoding is undone first. A body that cannot be
+  // decoded is still stored as received (and fails verification): nothing is lost.
+  const decoded = decodeContentEncoding(req.rawBody, header(req.headers, 'content-encoding'), req.maxBodyBytes);
+  const payload = decoded.ok ? decoded.bytes : req.rawBody;
+  const verdict = verifyProviderSignature({ rawBody: payload, header: header(req.headers, 'x-hub-signature-256'), secret: target.signingSecret });
+  const parsed = parseProviderEnvelope(payload);
   const { summary } = parsed;
   const ws = target.workspaceId;
   const eventId = newId('webhookEvent', req.receivedAt.getTime());
@@ -96,15 +114,15 @@ export async function ingestProviderWebhook(deps: AppDeps, target: IngressTarget
     signatureValid: verdict.ok,
     signatureError: verdict.ok ? null : verdict.error,
     headers: storableHeaders(req.headers),
-    // Spread: Express's parsed query has a null prototype; store a plain object.
-    query: { ...req.query },
-    bodyHash: sha256Hex(req.rawBody),
-    rawBody: req.rawBody,
-    bodySize: req.rawBody.length,
+    // A plain object (Express's parsed query has a null prototype), with NULs escaped for jsonb.
+    query: jsonbSafe({ ...req.query }) as Record<string, unknown>,
+    bodyHash: sha256Hex(payload),
+    rawBody: payload,
+    bodySize: payload.length,
     accountId: summary.accountId,
     phoneNumberId: summary.phoneNumberId,
     displayPhoneNumber: summary.displayPhoneNumber,
-    summary: { ...summary, ...(parsed.ok ? {} : { issues: parsed.issues }) },
+    summary: { ...summary, ...(parsed.ok ? {} : { issues: parsed.issues }), ...(decoded.ok ? {} : { bodyEncodingError: decoded.error }) },
     normalizationStatus: extra.normalizationStatus,
     responseStatus: 200,
     // Request arrival to the start of the store; the store itself (one round trip) is not included.

@@ -13,7 +13,9 @@ export function internalOperationsRoutes(deps: AppDeps, metrics: IngressMetrics)
   });
 
   r.get('/runtime', async (req, res) => {
-    res.json(await runtimeSnapshot(deps, scopeOf(actorOf(req)), { ingress: metrics.snapshot() }));
+    const scope = scopeOf(actorOf(req));
+    // Only this workspace's share: process-wide figures are platform metrics (GET /metrics).
+    res.json(await runtimeSnapshot(deps, scope, { ingress: metrics.workspaceSnapshot(scope.workspaceId) }));
   });
 
   // Campaign and journey tables do not exist yet; the spec's listings answer empty until they do.

@@ -197,9 +197,12 @@ describe('/internal webhook operator endpoints', () => {
     const res = await get('/internal/runtime', a);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      runtime: { buildVersion: expect.any(String), environment: 'test', queueDepth: expect.any(Number), workerStatus: 'absent', ingress: expect.objectContaining({ received: 6 }) },
+      runtime: { buildVersion: expect.any(String), environment: 'test', queueDepth: expect.any(Number), workerStatus: 'absent', ingress: expect.any(Object) },
       campaigns: [], journeys: [], providerConstraints: PROVIDER_CONSTRAINTS,
     });
+    // Each workspace sees only its own share of the process's ingress counters.
+    expect(res.body.runtime.ingress).toEqual({ received: 4, accepted: 2, duplicates: 1, rejected: 1, tooLarge: 0, unavailable: 0, since: expect.any(String) });
+    expect((await get('/internal/runtime', b)).body.runtime.ingress).toEqual({ received: 2, accepted: 1, duplicates: 0, rejected: 1, tooLarge: 0, unavailable: 0, since: expect.any(String) });
     expect(res.body.webhooks.length).toBeLessThanOrEqual(10);
     expect(res.body.webhooks.every((w: any) => typeof w.id === 'string')).toBe(true);
     expect(res.body.outboxJobs[0]).toMatchObject({ jobType: 'process_webhook_event' });

@@ -60,7 +60,12 @@ describe('provider webhook ingress limits and failures', () => {
       expect(other.status).toBe(200);
       expect((await counts()).events).toBe(before.events + 4);
       const rt = await jsonRequest(`${server.url}/internal/runtime`, { headers: bearer(op.token) });
-      expect(rt.body.runtime.ingress).toMatchObject({ rateLimited: 5, accepted: 4 });
+      // Refused before any workspace is known: a platform figure, not the tenant's.
+      expect(rt.body.runtime.ingress).toMatchObject({ received: 4, accepted: 4 });
+      expect(rt.body.runtime.ingress).not.toHaveProperty('rateLimited');
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      expect(metrics).toContain('mos_webhook_ingress_requests_total{outcome="rateLimited"} 5');
+      expect(metrics).toContain('mos_webhook_ingress_requests_total{outcome="received"} 9');
     } finally {
       await server.close();
     }

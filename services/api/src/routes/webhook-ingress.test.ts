@@ -199,6 +199,10 @@ describe('provider webhook ingress', () => {
   it('counts what it did in the runtime snapshot', async () => {
     const res = await jsonRequest(`${server.url}/internal/runtime`, { headers: bearer(ws.token) });
     expect(res.status).toBe(200);
-    expect(res.body.runtime.ingress).toMatchObject({ accepted: expect.any(Number), rejected: 5, duplicates: 6, notConfigured: 1, tooLarge: 0, rateLimited: 0 });
+    expect(res.body.runtime.ingress).toMatchObject({ accepted: expect.any(Number), rejected: 5, duplicates: 6, tooLarge: 0 });
+    // Unresolvable requests belong to no workspace: platform metrics only.
+    expect(res.body.runtime.ingress).not.toHaveProperty('notConfigured');
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toContain('mos_webhook_ingress_requests_total{outcome="notConfigured"} 1');
   });
 });

@@ -1,15 +1,18 @@
-import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import getRawBody from 'raw-body';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { constantTimeEqual, type WebhookSource } from '@mos/core';
-import { findProviderIngressWorkspace } from '@mos/db';
-import { createIngressResolver, ingestProviderWebhook, type AppDeps, type IngressMetrics, type IngressResolver } from '@mos/trpc';
+import { createIngressResolver, ingestProviderWebhook, type AppDeps, type IngressMetrics, type IngressResolver, type IngressRoute, type IngressTarget } from '@mos/trpc';
 
 /**
- * Provider webhook ingress: GET handshake and the two signed POST paths. The route only
- * adapts HTTP to the pure verifier/parser (core) and the one-transaction store (trpc
- * service). Order per POST: count, rate-limit per source (429), read raw bytes up to the
- * body limit (413), resolve the workspace from stored configuration (503 if none), store
- * in one transaction (503 if the store fails), answer 200. A 200 means "stored".
+ * Provider webhook ingress: the GET handshake and the two signed POST paths, each shared
+ * (`/webhooks/messaging`, resolving to the workspace the platform admin marked) and per
+ * workspace (`/webhooks/messaging/{workspaceSlug}`), with the same behaviour and storage.
+ * The route only adapts HTTP to the pure verifier/parser (core) and the one-transaction
+ * store. Order per POST: count, rate-limit per source (429), resolve the workspace from
+ * stored configuration (503 if none, or if the store fails), read the raw bytes up to the
+ * body limit (413), store in one transaction (503 if the store fails), answer 200. A 200
+ * means "stored".
  */
 
 const SOURCES: Record<string, WebhookSource> = { '/webhooks/messaging': 'messaging', '/webhooks/provider': 'provider' };
@@ -32,9 +35,15 @@ function single(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+function routeOf(req: Request): IngressRoute {
+  const slug = req.params.workspaceSlug;
+  return typeof slug === 'string' ? { kind: 'slug', slug } : { kind: 'shared' };
+}
+
 export function webhookIngressRoutes(deps: AppDeps, metrics: IngressMetrics, resolver: IngressResolver = createIngressResolver(deps, deps.env.WEBHOOK_INGRESS_CACHE_MS)): Router {
   const r = Router();
   const limiter = new RateLimiterMemory({ points: deps.env.WEBHOOK_RATE_LIMIT_PER_SECOND, duration: 1 });
+  const limit = deps.env.WEBHOOK_BODY_LIMIT_BYTES;
 
   const start: RequestHandler = (_req, res, next) => {
     res.locals.ingressStartedAt = process.hrtime.bigint();
@@ -54,78 +63,96 @@ export function webhookIngressRoutes(deps: AppDeps, metrics: IngressMetrics, res
     }
   };
 
-  // Any content type: the bytes are stored and signed as sent; parsing is ours, not body-parser's.
-  const rawBody = express.raw({ type: () => true, limit: deps.env.WEBHOOK_BODY_LIMIT_BYTES });
-
-  const tooLarge: ErrorRequestHandler = (err, req, res, next) => {
-    if (err?.type !== 'entity.too.large') return next(err);
-    metrics.inc('tooLarge');
-    deps.log.warn({ requestId: req.requestId, path: req.path, limit: deps.env.WEBHOOK_BODY_LIMIT_BYTES }, 'webhook body over limit');
-    res.setHeader('Connection', 'close');
-    res.status(413).json({ error: 'payload_too_large' });
+  /** The target, or an answered 503 (and undefined). An unknown slug answers exactly like "not configured". */
+  const resolveOr503 = async (req: Request, res: Response, what: string): Promise<IngressTarget | undefined> => {
+    const route = routeOf(req);
+    try {
+      const target = await resolver.resolve(route);
+      if (target) return target;
+    } catch (err) {
+      metrics.inc('unavailable');
+      deps.log.error({ requestId: req.requestId, cause: describeError(err) }, `${what}: store unavailable (workspace lookup)`);
+      unavailable(res, 'service_unavailable');
+      return undefined;
+    }
+    metrics.inc('notConfigured');
+    deps.log.warn({ requestId: req.requestId, route: route.kind }, `${what}: no workspace for this path; answering 503`);
+    unavailable(res, 'provider_ingress_not_configured');
+    return undefined;
   };
 
   const ingest = (source: WebhookSource) => async (req: Request, res: Response) => {
     const receivedAt = deps.clock.now();
-    let target;
+    const target = await resolveOr503(req, res, 'webhook ingress');
+    if (!target) return;
+    const ws = target.workspaceId;
+    metrics.incFor(ws, 'received');
+    let rawBody: Buffer;
     try {
-      target = await resolver.resolve();
+      // Raw bytes whatever the Content-Type or Content-Encoding: the store decodes and keeps them.
+      rawBody = await getRawBody(req, { limit });
     } catch (err) {
-      metrics.inc('unavailable');
-      deps.log.error({ requestId: req.requestId, cause: describeError(err) }, 'webhook ingress: store unavailable (workspace lookup)');
-      return unavailable(res, 'service_unavailable');
-    }
-    if (!target) {
-      metrics.inc('notConfigured');
-      deps.log.error({ requestId: req.requestId, source }, 'webhook ingress: no provider ingress workspace configured; answering 503');
-      return unavailable(res, 'provider_ingress_not_configured');
+      if ((err as { type?: string }).type !== 'entity.too.large') {
+        deps.log.warn({ requestId: req.requestId, cause: describeError(err) }, 'webhook body could not be read (client aborted?)');
+        if (!res.headersSent) res.status(400).json({ error: 'invalid_request' });
+        return;
+      }
+      metrics.incFor(ws, 'tooLarge');
+      deps.log.warn({ requestId: req.requestId, path: req.path, limit }, 'webhook body over limit');
+      res.setHeader('Connection', 'close');
+      res.status(413).json({ error: 'payload_too_large' });
+      return;
     }
     try {
       const outcome = await ingestProviderWebhook(deps, target, {
         source,
-        rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+        rawBody,
         headers: req.headers,
         query: req.query as Record<string, unknown>,
         requestId: req.requestId,
         receivedAt,
         startedAt: (res.locals.ingressStartedAt as bigint | undefined) ?? process.hrtime.bigint(),
+        maxBodyBytes: limit,
       });
-      metrics.inc(outcome.signatureError ? 'rejected' : outcome.duplicate ? 'duplicates' : 'accepted');
+      metrics.incFor(ws, outcome.signatureError ? 'rejected' : outcome.duplicate ? 'duplicates' : 'accepted');
       const b = outcome.body;
       const logFields = { requestId: req.requestId, source, webhookEventId: b.webhookEventId, topic: outcome.topic, signatureError: outcome.signatureError, duplicate: outcome.duplicate };
       if (outcome.signatureError) deps.log.warn(logFields, 'webhook stored with invalid signature');
       else deps.log.debug(logFields, 'webhook stored');
       res.status(200).json(b);
     } catch (err) {
-      metrics.inc('unavailable');
+      metrics.incFor(ws, 'unavailable');
       deps.log.error({ requestId: req.requestId, source, cause: describeError(err) }, 'webhook ingress: store failed, nothing committed; answering 503');
       unavailable(res, 'service_unavailable');
     }
   };
 
   // The handshake shares the messaging bucket: it reads the store, so it must not be a free flood.
-  r.get('/webhooks/messaging', rateLimit('messaging'), async (req, res) => {
+  const handshake: RequestHandler = async (req, res) => {
     const mode = single(req.query['hub.mode']);
     const token = single(req.query['hub.verify_token']);
     const challenge = single(req.query['hub.challenge']);
     const fail = () => res.status(400).json({ ok: false, error: 'verification_failed' });
     if (mode !== 'subscribe' || !token || !challenge) return fail();
-    let expected: string | undefined;
+    let target: IngressTarget | null;
     try {
-      const ws = await findProviderIngressWorkspace(deps.db);
-      if (!ws) deps.log.warn({ requestId: req.requestId }, 'webhook handshake: no provider ingress workspace configured');
-      expected = ws ? await deps.vault.get(deps.db, ws.id, 'provider-verify-token') : undefined;
+      target = await resolver.resolve(routeOf(req));
     } catch (err) {
       deps.log.error({ requestId: req.requestId, cause: describeError(err) }, 'webhook handshake: store unavailable');
       return unavailable(res, 'service_unavailable');
     }
-    if (!expected || !constantTimeEqual(token, expected)) return fail();
+    // An unknown workspace, or one without a verify token, fails like a wrong token: no oracle.
+    if (!target) deps.log.warn({ requestId: req.requestId }, 'webhook handshake: no workspace for this path');
+    if (!target?.verifyToken || !constantTimeEqual(token, target.verifyToken)) return fail();
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.type('text/plain').send(challenge);
-  });
+  };
+  r.get('/webhooks/messaging', rateLimit('messaging'), handshake);
+  r.get('/webhooks/messaging/:workspaceSlug', rateLimit('messaging'), handshake);
 
   for (const [path, source] of Object.entries(SOURCES)) {
-    r.post(path, start, rateLimit(source), rawBody, ingest(source), tooLarge);
+    r.post(path, start, rateLimit(source), ingest(source));
+    r.post(`${path}/:workspaceSlug`, start, rateLimit(source), ingest(source));
   }
   return r;
 }
