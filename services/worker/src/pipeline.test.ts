@@ -185,6 +185,19 @@ describe('permanent failures', () => {
     await expectFailed(jobId, webhookEventId, WebhookFailureType.InvalidPayload);
   });
 
+  it('an envelope the normalizer cannot read (a timestamp past any date) fails once as InvalidPayload, not retried', async () => {
+    const body = JSON.parse(fixtureBody('inbound-text').toString());
+    body.entry[0].changes[0].value.messages[0].timestamp = '99999999999999999999';
+    const { webhookEventId, jobId } = await storeDelivery(tdb.db, ws, { body: JSON.stringify(body), topic: 'messages' });
+    const job = await expectFailed(jobId, webhookEventId, WebhookFailureType.InvalidPayload);
+    expect((await deliveryFor(jobId))!.error).toMatch(/no change could be read: the value of messages/);
+    const history = await temporal.client.workflow.getHandle(job.workflowId!).fetchHistory();
+    const attempts = history.events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt);
+    // Each activity (the processing one and the failure bookkeeping) ran exactly once.
+    expect(attempts.length).toBeGreaterThan(0);
+    expect(attempts.every((a) => a === 1)).toBe(true);
+  });
+
   it('a job whose event row is missing fails as EventNotFound', async () => {
     const jobId = newId('job');
     const webhookEventId = newId('webhookEvent');

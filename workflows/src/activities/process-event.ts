@@ -24,6 +24,26 @@ function permanent(type: WebhookFailureType, message: string): ApplicationFailur
 }
 
 /**
+ * Normalization is pure: if it cannot read the stored envelope, no retry will change that.
+ * It fails once, non-retryably, as InvalidPayload, saying which changes could not be read:
+ * when nothing was usable, or should the (total, property-tested) normalizer ever throw.
+ */
+function normalizeOrFail(envelope: Parameters<typeof normalizeEnvelope>[0]): ReturnType<typeof normalizeEnvelope> {
+  let normalized: ReturnType<typeof normalizeEnvelope>;
+  try {
+    normalized = normalizeEnvelope(envelope);
+  } catch (err) {
+    throw permanent(WebhookFailureType.InvalidPayload, `the envelope could not be normalized: ${String((err as Error)?.message ?? err).slice(0, 200)}`);
+  }
+  const unreadable = normalized.skipped.filter((s) => s.reason === 'invalid_value');
+  if (normalized.events.length === 0 && unreadable.length > 0) {
+    const fields = [...new Set(unreadable.map((s) => s.field))].join(', ');
+    throw permanent(WebhookFailureType.InvalidPayload, `no change could be read: the value of ${fields} does not match the provider's documented shape`);
+  }
+  return normalized;
+}
+
+/**
  * Races work against the activity's cancellation (worker shutdown, heartbeat timeout seen by
  * the server) so a stuck effect cannot hold a shutting-down worker; the attempt then fails and
  * Temporal retries it on a live worker. Heartbeats let the server notice a dead worker within
@@ -70,7 +90,7 @@ export function createProcessEvent(deps: ActivityDeps) {
       throw permanent(type, decoded.issues.slice(0, 3).join('; '));
     }
 
-    const normalized = normalizeEnvelope(decoded.envelope);
+    const normalized = normalizeOrFail(decoded.envelope);
     await cancellable(
       (async () => {
         for (const family of normalized.events) await applyFamily(deps.effects, workspaceId, family);

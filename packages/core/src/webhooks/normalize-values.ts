@@ -6,7 +6,11 @@ import { z } from 'zod';
  * per-field payloads, loosely (`looseObject`) because the provider adds fields without notice.
  */
 
-const unixSeconds = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]);
+/** The largest instant a JS Date holds, in seconds: a larger timestamp would throw RangeError. */
+const MAX_UNIX_SECONDS = 8_640_000_000_000;
+const unixSeconds = z
+  .union([z.string().regex(/^\d{1,16}$/), z.number().int().nonnegative()])
+  .refine((v) => Number(v) <= MAX_UNIX_SECONDS, 'timestamp out of range');
 
 export const providerErrorSchema = z.looseObject({
   code: z.number().int(),
