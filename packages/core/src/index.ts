@@ -1,5 +1,6 @@
 export * from './ids';
 export * from './errors';
+export * from './text';
 export * from './roles';
 export * from './session-policy';
 export * from './clock';
@@ -15,3 +16,5 @@ export * from './contacts/subscriber';
 export * from './contacts/privacy';
 export * from './contacts/assistant';
 export * from './member-rules';
+export * from './workspace-slug';
+export * from './contacts/redaction';

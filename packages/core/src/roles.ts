@@ -13,3 +13,12 @@ export function isRole(value: unknown): value is Role {
 export function roleAllowed(role: Role, allowed: readonly Role[]): boolean {
   return allowed.includes(role);
 }
+
+/**
+ * Who sees personal data unredacted (raw webhook bodies, phone numbers, message text): the
+ * roles that configure the workspace. Viewers get redacted copies (docs/security.md); the
+ * platform admin (CLI) sees everything.
+ */
+export function seesPersonalData(role: Role | 'platform'): boolean {
+  return role !== 'viewer';
+}

@@ -51,6 +51,7 @@ describe('POST /api/ai-assistant', () => {
   let chat: Awaited<ReturnType<typeof fakeChat>>;
   let a: SeededOperator;
   let aViewer: SeededOperator;
+  let aDeveloper: SeededOperator;
   let b: SeededOperator;
   let noKey: SeededOperator;
   const ids: Record<string, string> = {};
@@ -62,6 +63,7 @@ describe('POST /api/ai-assistant', () => {
     chat = await fakeChat();
     a = await seedOperator(deps, { role: 'owner' });
     aViewer = await seedOperator(deps, { workspace: a.workspaceSlug, role: 'viewer' });
+    aDeveloper = await seedOperator(deps, { workspace: a.workspaceSlug, role: 'developer' });
     b = await seedOperator(deps, { role: 'owner' });
     noKey = await seedOperator(deps, { role: 'owner' });
 
@@ -104,8 +106,14 @@ describe('POST /api/ai-assistant', () => {
     expect(chat.seen).toHaveLength(0);
   });
 
-  it('answers from workspace A only, citing the contact and conversation used (any role may ask)', async () => {
-    const res = await ask(aViewer, { question: 'Who asked about another color or a refund?' });
+  it('viewers may not ask: its answers quote customers (403 forbidden, nothing sent to the model)', async () => {
+    const before = chat.seen.length;
+    expect(await ask(aViewer, { question: 'Who asked about a refund?' })).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    expect(chat.seen).toHaveLength(before);
+  });
+
+  it('answers from workspace A only, citing the contact and conversation used', async () => {
+    const res = await ask(aDeveloper, { question: 'Who asked about another color or a refund?' });
     expect(res.status).toBe(200);
     expect(res.body.answer).toBe(`See ${ids['Sheena Nelson']}.`);
     expect(res.body.citations).toHaveLength(1);

@@ -10,6 +10,7 @@ describe('contacts.list / contacts.get / contacts.update (tRPC)', () => {
   let deps: AppDeps;
   let owner: SeededOperator;
   let viewer: SeededOperator;
+  let developer: SeededOperator;
   let other: SeededOperator;
   const clock = fixedClock(new Date('2025-06-18T18:00:00Z'));
   const as = async (op: SeededOperator) => createCaller({ deps, actor: (await authenticate(deps, op.token))!, requestId: 't' });
@@ -20,6 +21,7 @@ describe('contacts.list / contacts.get / contacts.update (tRPC)', () => {
     clock.set(new Date());
     owner = await seedOperator(deps, { role: 'owner' });
     viewer = await seedOperator(deps, { workspace: owner.workspaceSlug, role: 'viewer' });
+    developer = await seedOperator(deps, { workspace: owner.workspaceSlug, role: 'developer' });
     other = await seedOperator(deps, { role: 'owner' });
     clock.set(new Date('2025-06-18T18:00:00Z'));
     for (const name of ['inbound-text', 'inbound-image', 'status-sent']) await storeAndApply(tdb.db, owner.workspaceId, fixture(name));
@@ -32,7 +34,7 @@ describe('contacts.list / contacts.get / contacts.update (tRPC)', () => {
   afterAll(async () => tdb?.drop());
 
   it('lists with search by name, phone and email, and cursor pages', async () => {
-    const c = await as(viewer);
+    const c = await as(developer);
     const all = await c.contacts.list({});
     expect(all.contacts.map((x) => x.name)).toEqual(['Sheena Nelson', 'Marco Rossi', 'Giulia Bianchi', 'Oliver Smith']);
     expect(all.nextCursor).toBeNull();
@@ -49,7 +51,7 @@ describe('contacts.list / contacts.get / contacts.update (tRPC)', () => {
   });
 
   it('gets a contact with its conversation (window state on the injected clock) and recent messages', async () => {
-    const c = await as(viewer);
+    const c = await as(developer);
     const [sheena] = (await c.contacts.list({ search: 'Sheena' })).contacts;
     clock.set(new Date((1750090702 + 3600) * 1000));
     const details = await c.contacts.get({ id: sheena!.id });
@@ -60,6 +62,22 @@ describe('contacts.list / contacts.get / contacts.update (tRPC)', () => {
     clock.set(new Date((1750090702 + 86400) * 1000));
     expect((await c.contacts.get({ id: sheena!.id })).conversations[0]!.serviceWindowOpen).toBe(false);
     await expect((await as(other)).contacts.get({ id: sheena!.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('a viewer gets redacted copies: masked numbers, no names, emails or message content', async () => {
+    const c = await as(viewer);
+    const all = await c.contacts.list({});
+    expect(all.contacts).toHaveLength(4);
+    for (const x of all.contacts) {
+      expect(x.phoneNumber).toMatch(/^\+\d{2}\*+\d{3}$/);
+      expect(x.name === null || x.name === '[redacted]').toBe(true);
+      expect(x.profileName === null || x.profileName === '[redacted]').toBe(true);
+    }
+    const details = await c.contacts.get({ id: all.contacts[0]!.id });
+    expect(details.contact.phoneNumber).toMatch(/\*/);
+    expect(details.recentMessages.length).toBeGreaterThan(0);
+    expect(details.recentMessages.every((m) => m.body === null || m.body === '[redacted]')).toBe(true);
+    expect(JSON.stringify(details)).not.toMatch(/hello \d|Sheena|Marco|Giulia|Oliver/);
   });
 
   it('updates fields with an audit entry naming the fields; viewers may not; other workspaces cannot', async () => {
@@ -74,6 +92,6 @@ describe('contacts.list / contacts.get / contacts.update (tRPC)', () => {
     await expect((await as(other)).contacts.update({ id: marco!.id, name: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect((await as(owner)).contacts.update({ id: marco!.id, email: 'not-an-email' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect((await as(owner)).contacts.update({ id: marco!.id, subscriberStatus: 'gone' as 'blocked' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    expect((await (await as(viewer)).contacts.get({ id: marco!.id })).contact.name).toBe('Marco R.');
+    expect((await (await as(developer)).contacts.get({ id: marco!.id })).contact.name).toBe('Marco R.');
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADMIN_ROLES, SETTINGS_ROLES } from '@mos/core';
+import { ADMIN_ROLES, SETTINGS_ROLES, safeString } from '@mos/core';
 import { askAssistant, askInput, askView } from '../services/assistant';
 import {
   contactDetailsView, contactDetailView, contactListView, getContactDetails, listContactsInput, searchWorkspaceContacts,
@@ -19,7 +19,7 @@ export const contactsRouter = router({
     .output(contactListView)
     .query(({ ctx, input }) => searchWorkspaceContacts(ctx.deps, scopeOf(ctx.actor), input)),
   get: operatorProcedure
-    .input(z.object({ id: z.string().min(1).max(64) }))
+    .input(z.object({ id: safeString().min(1).max(64) }))
     .output(contactDetailsView)
     .query(({ ctx, input }) => getContactDetails(ctx.deps, scopeOf(ctx.actor), input.id)),
   update: roleProcedure(SETTINGS_ROLES)
@@ -36,9 +36,9 @@ export const contactsRouter = router({
     .mutation(({ ctx, input }) => eraseContactData(ctx.deps, scopeOf(ctx.actor), input.id)),
 });
 
-/** The operator assistant: any signed-in role may ask. */
+/** The operator assistant: it quotes customers' messages, so the roles that see personal data (not viewers). */
 export const assistantRouter = router({
-  ask: operatorProcedure
+  ask: roleProcedure(SETTINGS_ROLES)
     .input(askInput)
     .output(askView)
     .mutation(({ ctx, input }) => askAssistant(ctx.deps, scopeOf(ctx.actor), input)),

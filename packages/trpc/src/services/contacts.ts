@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, SUBSCRIBER_STATUSES, isoOrNull } from '@mos/core';
+import { AppError, maskPhoneNumber, REDACTED, seesPersonalData, SUBSCRIBER_STATUSES, isoOrNull, safeString } from '@mos/core';
 import {
   getContact, listContactConversations, listContactMessages, listContacts, searchContacts, updateContact, writeAuditLog,
   type ContactRow, type ConversationRow, type MessageRow,
@@ -108,15 +108,27 @@ export const toMessageView = (m: MessageRow): z.infer<typeof messageView> => ({
   contentRemoved: m.contentRemovedAt !== null,
 });
 
+type Detail = z.infer<typeof contactDetailView>;
+const hide = (v: string | null) => (v === null ? null : REDACTED);
+/** A viewer's copy (docs/security.md): numbers masked, names, emails and message content hidden. */
+function redactContact<T extends ContactView & Partial<Pick<Detail, 'profileName'>>>(c: T): T {
+  return { ...c, phoneNumber: maskPhoneNumber(c.phoneNumber), name: hide(c.name), email: hide(c.email), ...('profileName' in c ? { profileName: hide(c.profileName ?? null) } : {}) };
+}
+function redactMessage(m: z.infer<typeof messageView>): z.infer<typeof messageView> {
+  return { ...m, body: hide(m.body), caption: hide(m.caption) };
+}
+const personal = (scope: Scope) => seesPersonalData(scope.role);
+
 /** GET /internal/contacts: an offset page (limits are checked by the route with parseIntParam). */
 export async function listContactsPage(deps: AppDeps, scope: Scope, page: { limit: number; offset: number }): Promise<{ contacts: ContactView[] }> {
-  return { contacts: (await listContacts(deps.db, scope.workspaceId, page)).map(toContactView) };
+  const contacts = (await listContacts(deps.db, scope.workspaceId, page)).map(toContactView);
+  return { contacts: personal(scope) ? contacts : contacts.map(redactContact) };
 }
 
-const idSchema = z.string().min(1).max(64);
+const idSchema = safeString().min(1).max(64);
 
 export const listContactsInput = z.object({
-  search: z.string().trim().max(200).optional(),
+  search: safeString().trim().max(200).optional(),
   cursor: idSchema.optional(),
   limit: z.number().int().min(1).max(200).default(50),
 });
@@ -127,7 +139,8 @@ export const contactListView = z.object({ contacts: z.array(contactDetailView), 
 export async function searchWorkspaceContacts(deps: AppDeps, scope: Scope, input: z.output<typeof listContactsInput>) {
   const rows = await searchContacts(deps.db, scope.workspaceId, { search: input.search, cursor: input.cursor, limit: input.limit + 1 });
   const page = rows.slice(0, input.limit);
-  return { contacts: page.map(toDetail), nextCursor: rows.length > input.limit ? page[page.length - 1]!.id : null };
+  const contacts = page.map(toDetail);
+  return { contacts: personal(scope) ? contacts : contacts.map(redactContact), nextCursor: rows.length > input.limit ? page[page.length - 1]!.id : null };
 }
 
 export const contactDetailsView = z.object({
@@ -147,16 +160,17 @@ export async function getContactDetails(deps: AppDeps, scope: Scope, contactId: 
     listContactConversations(deps.db, scope.workspaceId, contactId),
     listContactMessages(deps.db, scope.workspaceId, contactId, { limit: RECENT_MESSAGES }),
   ]);
-  return { contact: toDetail(contact), conversations: conversations.map((c) => toConversationView(c, now)), recentMessages: messages.map(toMessageView) };
+  const view = { contact: toDetail(contact), conversations: conversations.map((c) => toConversationView(c, now)), recentMessages: messages.map(toMessageView) };
+  return personal(scope) ? view : { ...view, contact: redactContact(view.contact), recentMessages: view.recentMessages.map(redactMessage) };
 }
 
-const nullableText = (max: number) => z.string().trim().min(1).max(max).nullable().optional();
+const nullableText = (max: number) => safeString().trim().min(1).max(max).nullable().optional();
 
 export const updateContactInput = z.object({
   id: idSchema,
   name: nullableText(200),
-  email: z.string().trim().toLowerCase().email().max(320).nullable().optional(),
-  locale: z.string().trim().regex(/^[a-z]{2,3}(?:_[A-Z]{2})?$/, 'locale: a code such as en_US or it').nullable().optional(),
+  email: safeString().trim().toLowerCase().email().max(320).nullable().optional(),
+  locale: safeString().trim().regex(/^[a-z]{2,3}(?:_[A-Z]{2})?$/, 'locale: a code such as en_US or it').nullable().optional(),
   externalReferenceId: nullableText(200),
   subscriberStatus: z.enum(SUBSCRIBER_STATUSES).optional(),
 });

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
+import { redactBodyText } from '@mos/core';
 import type { AuditLogRow, OutboxJobRow, WebhookDeliveryRow, WebhookEventListing, WebhookEventRow, WebhookRejectionRow } from '@mos/db';
 
 /**
@@ -98,11 +99,18 @@ export const webhookDetail = webhookListItem.extend({
 });
 export type WebhookDetail = z.infer<typeof webhookDetail>;
 
+/** Set on a viewer's copy of a body (docs/security.md): the stored bytes are intact, this view is not. */
+export const VIEWER_REDACTION = 'redacted_for_viewer';
+
 export function toWebhookDetail(
   r: WebhookEventRow,
   extra: { job: OutboxJobRow | undefined; replays: { id: string; replayedBy: string | null; receivedAt: Date; normalizationStatus: string }[] },
+  options: { redactPersonalData?: boolean } = {},
 ): WebhookDetail {
   const raw = r.rawBody;
+  const body = options.redactPersonalData
+    ? { rawBodyBase64: null, rawBodyText: raw ? redactBodyText(raw) : null, rawBodyRedaction: r.rawBodyRedaction ?? (raw ? VIEWER_REDACTION : null) }
+    : { rawBodyBase64: raw ? raw.toString('base64') : null, rawBodyText: raw && isUtf8(raw) ? raw.toString('utf8') : null, rawBodyRedaction: r.rawBodyRedaction ?? null };
   return {
     ...toWebhookListItem(r),
     requestId: r.requestId,
@@ -110,9 +118,7 @@ export function toWebhookDetail(
     headers: r.headers,
     query: r.query,
     bodySize: r.bodySize,
-    rawBodyBase64: raw ? raw.toString('base64') : null,
-    rawBodyText: raw && isUtf8(raw) ? raw.toString('utf8') : null,
-    rawBodyRedaction: r.rawBodyRedaction ?? null,
+    ...body,
     accountId: r.accountId,
     phoneNumberId: r.phoneNumberId,
     displayPhoneNumber: r.displayPhoneNumber,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, NORMALIZATION_STATUSES, WEBHOOK_SOURCES, WEBHOOK_TOPICS, replayDedupKey, webhookDedupKey } from '@mos/core';
+import { AppError, seesPersonalData, NORMALIZATION_STATUSES, WEBHOOK_SOURCES, WEBHOOK_TOPICS, replayDedupKey, webhookDedupKey, safeString } from '@mos/core';
 import {
   findOutboxJobByDedupKey, getWebhookEvent, getWebhookRejection, listReplaysOf, listWebhookDeliveries, listWebhookEvents,
   listWebhookRejections, type WebhookEventRow,
@@ -15,7 +15,7 @@ import { toDeliveryView, toRejectionView, toWebhookDetail, toWebhookListItem, ty
  * with these zod schemas (same bounds, from LIMITS).
  */
 
-const id = z.string().min(1).max(64);
+const id = safeString().min(1).max(64);
 
 export const listWebhooksInput = z.object({
   topic: z.enum(WEBHOOK_TOPICS).optional(),
@@ -53,7 +53,8 @@ export async function getWebhook(deps: AppDeps, scope: Scope, webhookId: string)
   const row = await getWebhookEvent(deps.db, scope.workspaceId, webhookId);
   if (!row) throw new AppError('webhook_not_found');
   const [job, replays] = await Promise.all([jobOf(deps, scope.workspaceId, row), listReplaysOf(deps.db, scope.workspaceId, row.id)]);
-  return { webhook: toWebhookDetail(row, { job, replays }) };
+  // Raw bodies carry customers' numbers and words: developers and above see them, viewers a redacted copy.
+  return { webhook: toWebhookDetail(row, { job, replays }, { redactPersonalData: !seesPersonalData(scope.role) }) };
 }
 
 export async function listDeliveries(deps: AppDeps, scope: Scope, input: z.input<typeof listDeliveriesInput> = {}) {

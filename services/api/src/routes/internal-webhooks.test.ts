@@ -126,6 +126,22 @@ describe('/internal webhook operator endpoints', () => {
     expect(await get('/internal/webhooks/evt_nope', a)).toMatchObject({ status: 404, body: { error: 'webhook_not_found' } });
   });
 
+  it('a viewer reads the same record with the body redacted: structure and operational fields, no numbers or words', async () => {
+    const w = (await get(`/internal/webhooks/${ids.valid}`, viewerA)).body.webhook;
+    expect(w).toMatchObject({ id: ids.valid, topic: 'messages', rawBodyBase64: null, rawBodyRedaction: 'redacted_for_viewer' });
+    const body = JSON.parse(w.rawBodyText);
+    const original = JSON.parse(fixture('inbound-text.json').toString('utf8'));
+    const value = body.entry[0].changes[0].value;
+    expect(body.object).toBe(original.object);
+    expect(value.messages[0]).toMatchObject({ id: original.entry[0].changes[0].value.messages[0].id, type: 'text', from: '[redacted]', text: { body: '[redacted]' } });
+    expect(value.contacts[0]).toMatchObject({ wa_id: '[redacted]', profile: { name: '[redacted]' } });
+    const personal = [value.messages[0].from, original.entry[0].changes[0].value.messages[0].from, original.entry[0].changes[0].value.messages[0].text.body];
+    for (const p of personal.slice(1)) expect(w.rawBodyText).not.toContain(p);
+    // Non-JSON bytes are hidden whole.
+    const bad = (await get(`/internal/webhooks/${ids.invalid}`, viewerA)).body.webhook;
+    expect(bad).toMatchObject({ rawBodyText: null, rawBodyBase64: null, rawBodyRedaction: 'redacted_for_viewer' });
+  });
+
   it('POST /internal/webhooks/{id}/replay clones the raw body into a new event and job, audits it, leaves the original alone', async () => {
     const [before] = await tdb.db.select().from(webhookEvents).where(eq(webhookEvents.id, ids.valid));
     const res = await post(`/internal/webhooks/${ids.valid}/replay`, a);

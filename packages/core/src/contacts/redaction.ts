@@ -1,0 +1,42 @@
+/**
+ * What a viewer may see of personal data (docs/security.md): the structure of what the
+ * provider sent and its operational fields, never who wrote or what they wrote. Developers
+ * and above see everything.
+ */
+
+/**
+ * Keys whose string values are operational, not personal, and stay visible. Everything
+ * else is redacted: an allow-list, so a field the provider adds tomorrow is hidden by default.
+ */
+const OPERATIONAL_KEYS = new Set([
+  'object', 'field', 'messaging_product', 'type', 'status', 'id', 'timestamp', 'category', 'pricing_model', 'billable',
+  'code', 'title', 'event', 'reason', 'message_template_id', 'message_template_name', 'message_template_language',
+  'phone_number_id', 'display_phone_number', 'expiration_timestamp', 'mime_type', 'sha256', 'origin', 'new_category',
+  'previous_category', 'current_limit', 'max_daily_conversation_per_phone', 'max_phone_numbers_per_business', 'decision',
+]);
+
+export const REDACTED = '[redacted]';
+
+/** A JSON value with every non-operational string (and every object key's personal value) replaced. */
+export function redactPersonalData(value: unknown, key?: string): unknown {
+  if (typeof value === 'string') return key !== undefined && OPERATIONAL_KEYS.has(key) ? value : REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redactPersonalData(v, key));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactPersonalData(v, k)]));
+  return value;
+}
+
+/** `+393331234567` -> `+39*******567`: enough to tell numbers apart in a list, not to call one. */
+export function maskPhoneNumber(phone: string): string {
+  if (phone.length <= 5) return '*'.repeat(phone.length);
+  const head = phone.startsWith('+') ? 3 : 2;
+  return phone.slice(0, head) + '*'.repeat(Math.max(0, phone.length - head - 3)) + phone.slice(-3);
+}
+
+/** The redacted text of a stored body for a viewer: JSON keeps its shape, anything else is hidden whole. */
+export function redactBodyText(raw: Buffer): string | null {
+  try {
+    return JSON.stringify(redactPersonalData(JSON.parse(raw.toString('utf8'))));
+  } catch {
+    return null;
+  }
+}
