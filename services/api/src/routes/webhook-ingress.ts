@@ -90,7 +90,8 @@ export function webhookIngressRoutes(deps: AppDeps, metrics: IngressMetrics, res
     let rawBody: Buffer;
     try {
       // Raw bytes whatever the Content-Type or Content-Encoding: the store decodes and keeps them.
-      rawBody = await getRawBody(req, { limit });
+      // With a Content-Length past the limit this fails before reading a byte.
+      rawBody = await getRawBody(req, { limit, length: req.headers['content-length'] });
     } catch (err) {
       if ((err as { type?: string }).type !== 'entity.too.large') {
         deps.log.warn({ requestId: req.requestId, cause: describeError(err) }, 'webhook body could not be read (client aborted?)');
