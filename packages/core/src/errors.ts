@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   webhook_not_found_or_disabled: 404,
   workspace_required: 400,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   service_unavailable: 503,
   provider_ingress_not_configured: 503,

@@ -1,4 +1,5 @@
 import { AppError } from './errors';
+import { refuseNul } from './text';
 
 export interface IntParamRule {
   name: string;
@@ -13,6 +14,7 @@ export interface IntParamRule {
  * client bugs.
  */
 export function parseIntParam(raw: unknown, rule: IntParamRule): number {
+  refuseNul(raw, rule.name);
   if (raw === undefined || raw === '') return rule.default;
   const text = Array.isArray(raw) ? undefined : String(raw);
   const range = rule.max === undefined ? `>= ${rule.min}` : `between ${rule.min} and ${rule.max}`;

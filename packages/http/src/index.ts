@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './body';
 export * from './request-id';
 export * from './session';
 export * from './auth-routes';

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { AppError } from '@mos/core';
+import { AppError, refuseNul } from '@mos/core';
 import { appErrorOf, authenticate, createCaller, tokenFromHeaders, type AppDeps } from '@mos/trpc';
 
 export type Caller = ReturnType<typeof createCaller>;
@@ -30,11 +30,11 @@ export function viaProcedure(
 
 /**
  * A path parameter as one string (Express 5 types admit arrays for wildcard routes). Ids are
- * opaque, so an absurd one is bounded and then simply not found.
+ * opaque, so an absurd one is bounded and then simply not found; a NUL is a 400.
  */
 export function pathParam(v: unknown): string {
   const s = Array.isArray(v) ? v[0] : v;
-  return typeof s === 'string' ? s.slice(0, 256) : '';
+  return typeof s === 'string' ? refuseNul(s, 'path parameter').slice(0, 256) : '';
 }
 
 /** Request input is unvalidated by nature; the procedure's zod .input() is what checks it. */

@@ -20,11 +20,19 @@ export async function jsonRequest(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
 ): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(url, {
+  return rawRequest(url, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
+}
+
+/** Sends exactly these bytes and headers (hostile-input tests); the answer read like jsonRequest's. */
+export async function rawRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array },
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, { method: init.method ?? (init.body === undefined ? 'GET' : 'POST'), headers: init.headers, body: init.body });
   const text = await res.text();
   let body: unknown = text;
   try {

@@ -17,6 +17,7 @@ const TRPC_CODE: Record<number, TRPCError['code']> = {
   404: 'NOT_FOUND',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
   503: 'INTERNAL_SERVER_ERROR',
@@ -41,16 +42,32 @@ export function appErrorOf(err: unknown): AppError | undefined {
   return undefined;
 }
 
+/** Our codes for the errors tRPC raises itself (bad JSON, batch too big, body too large, media type). */
+const TRPC_APP_CODE: Partial<Record<TRPCError['code'], ErrorCode>> = {
+  PARSE_ERROR: 'invalid_request',
+  BAD_REQUEST: 'invalid_request',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+  TOO_MANY_REQUESTS: 'rate_limited',
+  INTERNAL_SERVER_ERROR: 'internal_error',
+};
+
+const INTERNAL_ERROR_MESSAGE = 'Internal server error';
+
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     const app = appErrorOf(error);
+    // A 500 that is not an AppError is an unexpected throw, e.g. a driver error quoting its SQL
+    // and parameters: the client gets a generic message, the log (onError) gets the cause.
+    const unexpected = !app && error.code === 'INTERNAL_SERVER_ERROR';
     return {
       ...shape,
+      message: unexpected ? INTERNAL_ERROR_MESSAGE : shape.message,
       data: {
         ...shape.data,
         stack: undefined,
         // Our error code, plus zod issues or provider meta, so UIs branch on codes, not text.
-        appCode: (app?.code ?? (shape.data.code === 'INTERNAL_SERVER_ERROR' ? 'internal_error' : null)) as ErrorCode | null,
+        appCode: app?.code ?? TRPC_APP_CODE[error.code] ?? null,
         issues: app?.issues ?? null,
         meta: app?.meta ?? null,
       },

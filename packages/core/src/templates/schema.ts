@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeString } from '../text';
 
 /**
  * The provider's template component schema, as stored in `templates.components` and sent
@@ -22,15 +23,15 @@ const upper = <T extends readonly [string, ...string[]]>(values: T) =>
 
 // Bounds here are generous sanity limits against abuse, well above the provider's rules, so
 // an over-long draft can still be saved and then explained by the validator.
-const text = z.string().max(4096);
-const namedParam = z.object({ param_name: z.string().max(128), example: z.string().max(1024) });
+const text = safeString().max(4096);
+const namedParam = z.object({ param_name: safeString().max(128), example: safeString().max(1024) });
 
 export const buttonSchema = z.object({
   type: upper(BUTTON_TYPES),
-  text: z.string().max(256).optional(),
-  url: z.string().max(4096).optional(),
-  phone_number: z.string().max(64).optional(),
-  example: z.union([z.array(z.string().max(2048)).max(10), z.string().max(2048)]).optional(),
+  text: safeString().max(256).optional(),
+  url: safeString().max(4096).optional(),
+  phone_number: safeString().max(64).optional(),
+  example: z.union([z.array(safeString().max(2048)).max(10), safeString().max(2048)]).optional(),
   otp_type: upper(OTP_TYPES).optional(),
 });
 export type TemplateButton = z.infer<typeof buttonSchema>;
@@ -41,10 +42,10 @@ export const componentSchema = z.object({
   text: text.optional(),
   example: z
     .object({
-      header_text: z.array(z.string().max(1024)).max(10).optional(),
-      header_handle: z.array(z.string().max(4096)).max(10).optional(),
+      header_text: z.array(safeString().max(1024)).max(10).optional(),
+      header_handle: z.array(safeString().max(4096)).max(10).optional(),
       header_text_named_params: z.array(namedParam).max(10).optional(),
-      body_text: z.array(z.array(z.string().max(1024)).max(100)).max(10).optional(),
+      body_text: z.array(z.array(safeString().max(1024)).max(100)).max(10).optional(),
       body_text_named_params: z.array(namedParam).max(100).optional(),
     })
     .optional(),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ADMIN_ROLES, ROLES } from '@mos/core';
+import { ADMIN_ROLES, ROLES, safeString } from '@mos/core';
 import { addMember, addMemberInput, changeMemberRole, listWorkspaceMembers, memberView, removeMember } from '../services/members';
 import { scopeOf } from '../services/scope';
 import { operatorProcedure, roleProcedure, router } from '../trpc';
 
-const memberId = z.object({ id: z.string().min(1).max(64) });
+const memberId = z.object({ id: safeString().min(1).max(64) });
 
 export const membersRouter = router({
   list: operatorProcedure.output(z.array(memberView)).query(({ ctx }) => listWorkspaceMembers(ctx.deps, scopeOf(ctx.actor))),

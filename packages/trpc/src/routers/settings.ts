@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADMIN_ROLES, SETTINGS_ROLES } from '@mos/core';
+import { ADMIN_ROLES, SETTINGS_ROLES, safeString } from '@mos/core';
 import { apiKeyView, createApiKey, createApiKeyInput, listWorkspaceApiKeys, revokeWorkspaceApiKey } from '../services/api-keys';
 import { scopeOf } from '../services/scope';
 import { listWorkspaceSecrets, removeWorkspaceSecret, secretListing, secretNameSchema, setSecretInput, setWorkspaceSecret } from '../services/secrets';
@@ -13,7 +13,7 @@ export const apiKeysRouter = router({
     .output(z.object({ id: z.string(), key: z.string(), prefix: z.string(), name: z.string() }))
     .mutation(({ ctx, input }) => createApiKey(ctx.deps, scopeOf(ctx.actor), input)),
   revoke: roleProcedure(SETTINGS_ROLES)
-    .input(z.object({ id: z.string().min(1).max(64) }))
+    .input(z.object({ id: safeString().min(1).max(64) }))
     .output(apiKeyView)
     .mutation(({ ctx, input }) => revokeWorkspaceApiKey(ctx.deps, scopeOf(ctx.actor), input.id)),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, newToken, sha256Hex } from '@mos/core';
+import { AppError, newToken, sha256Hex, safeString } from '@mos/core';
 import { findLiveApiKeyByHash, insertApiKey, listApiKeys, revokeApiKey, writeAuditLog, type ApiKeyView } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from './scope';
@@ -23,7 +23,7 @@ const toView = (k: ApiKeyView): ApiKeyPublic => ({
   revokedAt: k.revokedAt?.toISOString() ?? null,
 });
 
-export const createApiKeyInput = z.object({ name: z.string().trim().min(1).max(100) });
+export const createApiKeyInput = z.object({ name: safeString().trim().min(1).max(100) });
 
 /** Display prefix: enough to recognise a key in a list, far too little to use it. */
 const PREFIX_LENGTH = 12;

@@ -71,7 +71,7 @@ export async function logout(deps: AppDeps, actor: Actor): Promise<void> {
   await revokeSession(deps.db, actor.workspaceId, actor.sessionId, deps.clock.now());
 }
 
-/** Reads `Authorization: Bearer` first, then the session cookie. */
+/** Reads `Authorization: Bearer` first, then the session cookie; a cookie that cannot be decoded is a 400. */
 export function tokenFromHeaders(headers: { authorization?: string; cookie?: string }): string | undefined {
   const auth = headers.authorization;
   if (auth?.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim() || undefined;
@@ -79,7 +79,12 @@ export function tokenFromHeaders(headers: { authorization?: string; cookie?: str
   if (!cookie) return undefined;
   for (const part of cookie.split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === SESSION_COOKIE) return decodeURIComponent(v.join('=')) || undefined;
+    if (k !== SESSION_COOKIE) continue;
+    try {
+      return decodeURIComponent(v.join('=')) || undefined;
+    } catch {
+      throw new AppError('invalid_request', { message: 'Malformed session cookie' });
+    }
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, judgeMemberChange, ROLES, type MemberChange, type Role } from '@mos/core';
+import { AppError, judgeMemberChange, ROLES, type MemberChange, type Role, safeString } from '@mos/core';
 import {
   deleteMember, findMemberByEmail, insertMember, isUniqueViolation, listMembers, lockMembers, updateMemberRole, writeAuditLog, type DbOrTx, type MemberRow,
 } from '@mos/db';
@@ -18,8 +18,8 @@ export type MemberView = z.infer<typeof memberView>;
 export const toMemberView = (m: MemberRow): MemberView => ({ id: m.id, email: m.email, role: m.role, createdAt: m.createdAt.toISOString() });
 
 export const addMemberInput = z.object({
-  email: z.string().trim().toLowerCase().email().max(320),
-  password: z.string().min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024),
+  email: safeString().trim().toLowerCase().email().max(320),
+  password: safeString().min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024),
   role: z.enum(ROLES),
 });
 
@@ -60,7 +60,11 @@ async function lockTarget(tx: DbOrTx, scope: Scope, memberId: string, change: (t
   const all = await lockMembers(tx, scope.workspaceId);
   const target = all.find((m) => m.id === memberId);
   if (!target) throw new AppError('not_found', { message: 'member not found' });
-  assertAllowed(scope, change(target));
+  // Judge by the actor's role as it is now, under the lock, not as the session saw it: a
+  // request racing its actor's own demotion must not act with the old role.
+  const actorRole = scope.role === 'platform' ? 'platform' : all.find((m) => m.id === scope.actorId)?.role;
+  if (!actorRole) throw new AppError('forbidden', { message: 'You are no longer a member of this workspace' });
+  assertAllowed({ ...scope, role: actorRole }, change(target));
   if (target.role === 'owner' && nextRole !== 'owner' && all.filter((m) => m.role === 'owner').length <= 1) {
     throw new AppError('conflict', { message: 'A workspace must keep at least one owner' });
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, anonymousPhoneToken, GDPR_EXPORT_VERSION, SUBSCRIBER_STATUSES, isoOrNull } from '@mos/core';
+import { AppError, anonymousPhoneToken, GDPR_EXPORT_VERSION, SUBSCRIBER_STATUSES, isoOrNull, safeString } from '@mos/core';
 import {
   anonymizeContactRow, findEnvelopesNamingPhone, getContact, listContactConversations, listContactMessages, listContactStatuses,
   listConversationWindows, redactEnvelopeBodies, removeContactMessageContent, writeAuditLog,
@@ -60,7 +60,7 @@ export const gdprExportView = z.object({
 });
 export type GdprExport = z.infer<typeof gdprExportView>;
 
-export const contactIdInput = z.object({ id: z.string().min(1).max(64) });
+export const contactIdInput = z.object({ id: safeString().min(1).max(64) });
 
 export async function exportContactData(deps: AppDeps, scope: Scope, contactId: string): Promise<GdprExport> {
   const ws = scope.workspaceId;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { AppError, SECRET_NAMES, type SecretName } from '@mos/core';
+import { AppError, SECRET_NAMES, type SecretName, safeString } from '@mos/core';
 import { writeAuditLog } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from './scope';
 
 export const secretNameSchema = z.enum(SECRET_NAMES);
-export const setSecretInput = z.object({ name: secretNameSchema, value: z.string().min(1).max(8192) });
+export const setSecretInput = z.object({ name: secretNameSchema, value: safeString().min(1).max(8192) });
 export const secretListing = z.object({ name: z.string(), updatedAt: z.string() });
 
 /** Values go in, never out: there is deliberately no "get secret" surface. */

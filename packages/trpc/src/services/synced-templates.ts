@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, PARAMETER_FORMATS } from '@mos/core';
+import { AppError, PARAMETER_FORMATS, safeString, nulFree, NUL_MESSAGE } from '@mos/core';
 import { applyTemplateStatusUpdate, getWorkspace, listSyncedTemplates, upsertSyncedTemplate } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from './scope';
@@ -11,15 +11,15 @@ export async function listSyncedTemplatesPage(deps: AppDeps, scope: Scope, page:
 
 /** POST /internal/templates: one template as the provider reported it (machine-to-machine). */
 export const providerTemplateUpsertInput = z.object({
-  workspaceId: z.string().min(1).max(64),
-  providerTemplateId: z.string().min(1).max(64),
-  name: z.string().min(1).max(512),
-  language: z.string().min(1).max(16),
+  workspaceId: safeString().min(1).max(64),
+  providerTemplateId: safeString().min(1).max(64),
+  name: safeString().min(1).max(512),
+  language: safeString().min(1).max(16),
   /** The provider's status or status-webhook event (APPROVED, REJECTED, PENDING, ...). */
-  status: z.string().min(1).max(32),
-  category: z.string().min(1).max(32).optional(),
-  reason: z.string().max(2048).nullable().optional(),
-  components: z.array(z.record(z.string(), z.unknown())).max(10).optional(),
+  status: safeString().min(1).max(32),
+  category: safeString().min(1).max(32).optional(),
+  reason: safeString().max(2048).nullable().optional(),
+  components: z.array(z.record(safeString(), z.unknown())).max(10).refine(nulFree, NUL_MESSAGE).optional(),
   parameterFormat: z.enum(PARAMETER_FORMATS).optional(),
 });
 

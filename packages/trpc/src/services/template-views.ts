@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { componentsSchema, deriveVariables, derivePreview, PARAMETER_FORMATS, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type TemplateComponent } from '@mos/core';
+import { componentsSchema, deriveVariables, derivePreview, PARAMETER_FORMATS, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type TemplateComponent, safeString } from '@mos/core';
 import type { SyncedTemplateRow, TemplateRow } from '@mos/db';
 
 /** The control-plane Template (spec: "Template (control-plane, /api/templates)"). */
@@ -69,8 +69,8 @@ export const toSyncedTemplateView = (r: SyncedTemplateRow): SyncedTemplateView =
 
 // Request shapes. Drafts may be incomplete: these check shape only; the validator runs at
 // submit and on demand (templates.validate).
-const name = z.string().trim().min(1, 'name is required').max(512);
-const language = z.string().trim().min(1).max(16);
+const name = safeString().trim().min(1, 'name is required').max(512);
+const language = safeString().trim().min(1).max(16);
 
 export const createTemplateInput = z.object({
   name,
@@ -81,7 +81,7 @@ export const createTemplateInput = z.object({
 });
 export type CreateTemplateInput = z.infer<typeof createTemplateInput>;
 
-export const templateId = z.object({ id: z.string().min(1).max(64) });
+export const templateId = z.object({ id: safeString().min(1).max(64) });
 
 export const updateTemplateInput = templateId.extend({
   name: name.optional(),
@@ -94,10 +94,10 @@ export type UpdateTemplateInput = z.infer<typeof updateTemplateInput>;
 
 /** Live validation of what the editor holds right now; loose strings so every rule reports. */
 export const validateTemplateInput = z.object({
-  name: z.string().max(1024).default(''),
-  language: z.string().max(64).default('en_US'),
-  category: z.string().max(64).default('UTILITY'),
-  parameterFormat: z.string().max(64).default('POSITIONAL'),
+  name: safeString().max(1024).default(''),
+  language: safeString().max(64).default('en_US'),
+  category: safeString().max(64).default('UTILITY'),
+  parameterFormat: safeString().max(64).default('POSITIONAL'),
   components: componentsSchema.default([]),
 });
 

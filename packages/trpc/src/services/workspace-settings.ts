@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { AppError, ROLES } from '@mos/core';
+import { AppError, ROLES, WORKSPACE_SLUG_RE, safeString } from '@mos/core';
 import { getWorkspace, upsertMember, upsertWorkspace, writeAuditLog, type WorkspaceRow } from '@mos/db';
 import type { AppDeps } from '../deps';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords';
 import { assignProviderIngress } from './provider-ingress';
 import type { Scope } from './scope';
 
-const graphId = z.string().trim().regex(/^\d{5,32}$/, 'must be the numeric id the provider shows');
+const graphId = safeString().trim().regex(/^\d{5,32}$/, 'must be the numeric id the provider shows');
 
 /**
  * Strict: an unknown key is a 400, not silently dropped. `providerIngress` in particular is
@@ -18,8 +18,8 @@ export const providerSettingsInput = z.strictObject({
   phoneNumberId: graphId.nullable().optional(),
   dataRetentionDays: z.number().int().min(1).max(3650).nullable().optional(),
   /** The assistant's OpenAI-compatible endpoint (`{llmBaseUrl}/chat/completions`) and model. */
-  llmBaseUrl: z.string().trim().max(500).url().regex(/^https?:\/\//, 'must be an http(s) URL').nullable().optional(),
-  llmModel: z.string().trim().min(1).max(200).nullable().optional(),
+  llmBaseUrl: safeString().trim().max(500).url().regex(/^https?:\/\//, 'must be an http(s) URL').nullable().optional(),
+  llmModel: safeString().trim().min(1).max(200).nullable().optional(),
 });
 
 export const workspaceView = z.object({
@@ -70,15 +70,14 @@ export async function updateWorkspaceSettings(deps: AppDeps, scope: Scope, input
   });
 }
 
-export const slugSchema = z
-  .string()
+export const slugSchema = safeString()
   .trim()
-  .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'slug: lowercase letters, digits and dashes, 1-64 characters');
+  .regex(WORKSPACE_SLUG_RE, 'slug: lowercase letters, digits and dashes, 1-64 characters');
 
 export const bootstrapInput = z.object({
   workspace: slugSchema,
-  email: z.string().trim().toLowerCase().email(),
-  password: z.string().min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`),
+  email: safeString().trim().toLowerCase().email(),
+  password: safeString().min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`),
   wabaId: graphId.optional(),
   phoneNumberId: graphId.optional(),
   providerIngress: z.boolean().optional(),

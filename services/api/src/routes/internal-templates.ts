@@ -1,9 +1,9 @@
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { Client, Connection } from '@temporalio/client';
-import { AppError, constantTimeEqual, LIMITS, parseIntParam } from '@mos/core';
+import { AppError, constantTimeEqual, LIMITS, parseIntParam, safeString } from '@mos/core';
 import type { Env } from '@mos/config';
 import { getWorkspace } from '@mos/db';
-import { actorOf } from '@mos/http';
+import { actorOf, jsonBody } from '@mos/http';
 import { listSyncedTemplatesPage, providerTemplateUpsertInput, recordProviderTemplate, scopeOf, type AppDeps } from '@mos/trpc';
 import { TEMPLATE_SYNC_WORKFLOW_TYPE, templateSyncWorkflowId } from '@mos/workflows';
 import { z } from 'zod';
@@ -59,9 +59,9 @@ const parse = <S extends z.ZodType>(schema: S, body: unknown): z.infer<S> => {
 export function internalTemplateServiceRoutes(deps: AppDeps, options: { startSync?: TemplateSyncStarter } = {}): Router {
   const startSync = options.startSync ?? temporalTemplateSyncStarter(deps.env);
   const r = Router();
-  const guard = [requireServiceToken(deps), express.json({ limit: '1mb' })];
+  const guard = [requireServiceToken(deps), ...jsonBody('1mb')];
   r.post('/templates/sync', ...guard, async (req, res) => {
-    const { workspaceId } = parse(z.object({ workspaceId: z.string().min(1).max(64) }), req.body);
+    const { workspaceId } = parse(z.object({ workspaceId: safeString().min(1).max(64) }), req.body);
     if (!(await getWorkspace(deps.db, workspaceId))) throw new AppError('not_found', { message: 'workspace not found' });
     let started;
     try {
