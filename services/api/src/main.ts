@@ -5,4 +5,4 @@ import { createApiApp } from './app';
 
 const env = loadEnvOrExit();
 const { deps, database } = createAppDeps(env, 'api');
-serve(createApiApp(deps), env.API_PORT, deps.log, 'api', () => database.close());
+serve(createApiApp(deps), { host: env.HOST, port: env.API_PORT }, deps.log, 'api', () => database.close());

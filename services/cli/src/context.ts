@@ -2,6 +2,7 @@ import { loadEnv } from '@mos/config';
 import { AppError } from '@mos/core';
 import { findWorkspaceBySlug, runMigrations } from '@mos/db';
 import { createAppDeps, type AppDeps, type Scope } from '@mos/trpc';
+import { cliEnv } from './local-stack';
 
 export interface CliContext {
   deps: AppDeps;
@@ -10,8 +11,13 @@ export interface CliContext {
 
 /** Opens the database for one command; the CLI always runs pending migrations first. */
 export async function openContext(): Promise<CliContext> {
-  const env = loadEnv({ LOG_LEVEL: 'silent', ...process.env });
-  await runMigrations(env.DATABASE_URL);
+  const { env: source, stackFile } = cliEnv(process.env);
+  const env = loadEnv({ LOG_LEVEL: 'silent', ...source });
+  await runMigrations(env.DATABASE_URL).catch((err: NodeJS.ErrnoException) => {
+    // A stack.env left behind by an up.sh that was killed points at a stopped database.
+    if (stackFile && err.code === 'ECONNREFUSED') throw new Error(`cannot reach the local stack's database (from ${stackFile}): is ./infra/up.sh still running?`);
+    throw err;
+  });
   const { deps, database } = createAppDeps(env, 'cli');
   return { deps, close: () => database.close() };
 }

@@ -6,7 +6,7 @@ import { registerMembers } from './commands/members';
 import { registerSecrets } from './commands/secrets';
 
 const program = new Command('mos')
-  .description('mos admin CLI (uses DATABASE_URL; run from the repository root as `pnpm mos ...`)')
+  .description("mos admin CLI (uses DATABASE_URL, else the running ./infra/up.sh's database; run from the repository root as `pnpm mos ...`)")
   .showHelpAfterError()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 

@@ -5,4 +5,4 @@ import { createControlPlaneApp } from './app';
 
 const env = loadEnvOrExit();
 const { deps, database } = createAppDeps(env, 'control-plane');
-serve(createControlPlaneApp(deps), env.CONTROL_PLANE_PORT, deps.log, 'control-plane', () => database.close());
+serve(createControlPlaneApp(deps), { host: env.HOST, port: env.CONTROL_PLANE_PORT }, deps.log, 'control-plane', () => database.close());

@@ -8,7 +8,8 @@ import { startSimulator } from './index';
 const env = z
   .object({
     SIM_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
-    SIM_HOST: z.string().default('127.0.0.1'),
+    // Like the apps: loopback unless HOST (or its own SIM_HOST) says otherwise.
+    SIM_HOST: z.string().default(process.env.HOST || '127.0.0.1'),
     SIM_WEBHOOK_URL: z.string().url().optional(),
     SIM_SIGNING_SECRET: z.string().min(1).optional(),
     SIM_ACCESS_TOKEN: z.string().min(1, 'SIM_ACCESS_TOKEN is required'),
