@@ -81,7 +81,7 @@ procs=()
 if [ -z "${PROVIDER_BASE_URL:-}" ]; then
   export PROVIDER_BASE_URL="http://127.0.0.1:$SIM_PORT"
   # Exported (not in argv, where ps would show the secrets); only the simulator reads SIM_*.
-  export SIM_PORT SIM_WEBHOOK_URL="http://127.0.0.1:$API_PORT/webhooks/messaging" SIM_SIGNING_SECRET="$DEV_SIGNING_SECRET" \
+  export SIM_PORT SIM_WEBHOOK_URL="http://127.0.0.1:$API_PORT/webhooks/messaging/dev" SIM_SIGNING_SECRET="$DEV_SIGNING_SECRET" \
     SIM_ACCESS_TOKEN="$DEV_ACCESS_TOKEN" SIM_WABA_ID="$DEV_WABA_ID" SIM_PHONE_NUMBER_ID="$DEV_PHONE_NUMBER_ID"
   procs+=(-- provider-simulator "$TSX" packages/provider/src/simulator/main.ts)
   SIMULATOR="$PROVIDER_BASE_URL (provider simulator)"
@@ -103,7 +103,7 @@ done
 cat <<INFO
 
   mos is running ($MOS_ENV)
-  API app            http://127.0.0.1:$API_PORT        (/health, /ready, /webhooks/messaging, /internal/*)
+  API app            http://127.0.0.1:$API_PORT        (/health, /ready, /webhooks/messaging[/dev], /internal/*, /metrics)
   Control plane      http://127.0.0.1:$CONTROL_PLANE_PORT        (/trpc, /api/*)
   Temporal UI        $TEMPORAL_UI
   Temporal frontend  $TEMPORAL_ADDRESS

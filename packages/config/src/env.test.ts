@@ -13,3 +13,19 @@ describe('HOST', () => {
     expect(loadEnv({ DATABASE_URL, HOST: '::1' }).HOST).toBe('::1');
   });
 });
+
+describe('optional tokens', () => {
+  it('an empty MOS_METRICS_TOKEN or MOS_SERVICE_TOKEN (as in mos.env.example) means unset; a short one is refused', () => {
+    const env = loadEnv({ DATABASE_URL, MOS_METRICS_TOKEN: '', MOS_SERVICE_TOKEN: '' });
+    expect(env.MOS_METRICS_TOKEN).toBeUndefined();
+    expect(env.MOS_SERVICE_TOKEN).toBeUndefined();
+    expect(() => loadEnv({ DATABASE_URL, MOS_METRICS_TOKEN: 'short' })).toThrow(/MOS_METRICS_TOKEN must be at least 32 characters/);
+  });
+
+  it('the production example file parses once its placeholders are filled', async () => {
+    const { readFileSync } = await import('node:fs');
+    const lines = readFileSync(new URL('../../../infra/production/mos.env.example', import.meta.url), 'utf8').split('\n');
+    const vars = Object.fromEntries(lines.filter((l) => /^[A-Z_]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    expect(() => loadEnv({ ...vars, MOS_MASTER_KEY: Buffer.alloc(32, 1).toString('base64') })).not.toThrow();
+  });
+});

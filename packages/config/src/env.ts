@@ -6,6 +6,10 @@ const envBool = z
   .optional()
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** A token that may be left empty in an env file: '' means unset, anything else must be long enough. */
+const optionalToken = (name: string) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32, `${name} must be at least 32 characters`).optional());
+
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 export const envSchema = z.object({
@@ -32,9 +36,9 @@ export const envSchema = z.object({
   PROVIDER_WEBHOOK_VERIFY_TOKEN: z.string().optional(),
   PARTNER_WEBHOOK_SECRET: z.string().optional(),
   /** Machine-to-machine bearer token for POST /internal/templates[/sync]; unset disables those routes. */
-  MOS_SERVICE_TOKEN: z.string().min(32, 'MOS_SERVICE_TOKEN must be at least 32 characters').optional(),
+  MOS_SERVICE_TOKEN: optionalToken('MOS_SERVICE_TOKEN'),
   /** Bearer token for GET /metrics (process-wide, platform-level figures); unset: open outside production, off in production. */
-  MOS_METRICS_TOKEN: z.string().min(32, 'MOS_METRICS_TOKEN must be at least 32 characters').optional(),
+  MOS_METRICS_TOKEN: optionalToken('MOS_METRICS_TOKEN'),
   /** Provider webhook guard: requests per second per source (fixed 1 s window); see docs/webhooks.md. */
   WEBHOOK_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(10_000),
   /** Largest provider webhook body accepted; larger ones get 413 and are counted. */

@@ -1,42 +1,18 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '@mos/core';
 import { apiKeys, sessions, vaultSecrets } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const MAIN = join(ROOT, 'services/cli/src/main.ts');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
+import { runCli, type CliRun } from './testing';
 
 describe('mos CLI', () => {
   let tdb: TestDatabase;
   const dataDir = mkdtempSync(join(tmpdir(), 'mos-cli-'));
 
-  const mos = (args: string[], stdin?: string): Promise<Run> =>
-    new Promise((resolve) => {
-      const child = execFile(TSX, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: tdb.url, MOS_DATA_DIR: dataDir, MOS_ENV: 'development' } }, (err, stdout, stderr) => {
-        let json: unknown = null;
-        try {
-          json = JSON.parse(stdout);
-        } catch {
-          /* human output */
-        }
-        resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr, json });
-      });
-      if (stdin !== undefined) child.stdin!.end(stdin);
-      else child.stdin!.end();
-    });
+  const mos = (args: string[], stdin?: string): Promise<CliRun> =>
+    runCli(args, { DATABASE_URL: tdb.url, MOS_DATA_DIR: dataDir, MOS_ENV: 'development' }, stdin);
 
   beforeAll(async () => {
     tdb = await createTestDatabase();

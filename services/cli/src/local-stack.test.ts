@@ -1,24 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const MAIN = join(ROOT, 'services/cli/src/main.ts');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
+import { runCli } from './testing';
 
 /** The CLI as a second shell runs it while ./infra/up.sh is up: no DATABASE_URL exported. */
-function mos(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { DATABASE_URL: _unset, TEMPORAL_ADDRESS: _alsoUnset, ...rest } = process.env;
-  return new Promise((resolve) => {
-    execFile(TSX, [MAIN, ...args], { cwd: ROOT, env: { ...rest, MOS_ENV: 'development', ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const mos = (args: string[], env: Record<string, string>) =>
+  runCli(args, { DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined, MOS_ENV: 'development', ...env });
 
 describe('mos CLI next to a running local stack', () => {
   let tdb: TestDatabase;

@@ -13,10 +13,14 @@ export interface CliRun {
   json: any;
 }
 
-/** Spawns the real `mos` CLI (as `pnpm mos` would) with `env` on top of this process's. */
+/**
+ * Spawns the real `mos` CLI (as `pnpm mos` would) with `env` on top of this process's; a key
+ * set to undefined is removed (e.g. to run it as a shell without DATABASE_URL would).
+ */
 export function runCli(args: string[], env: Record<string, string | undefined>, stdin?: string): Promise<CliRun> {
+  const merged = Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined));
   return new Promise((resolve) => {
-    const child = execFile(TSX, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+    const child = execFile(TSX, [MAIN, ...args], { cwd: ROOT, env: merged }, (err, stdout, stderr) => {
       let json: unknown = null;
       try {
         json = JSON.parse(stdout);
