@@ -132,3 +132,20 @@ describe('infra/stack/supervisor.mjs', () => {
     expect(await s.exited).toBe('SIGTERM');
   }, 20_000);
 });
+
+describe('infra/stack/supervisor.mjs --pid-file', () => {
+  it('lists the live process groups (so up.sh can stop them should the supervisor be SIGKILLed), and removes the list on a clean stop', async () => {
+    const app = join(dir, 'pidfile-app');
+    const pidFile = join(dir, 'app.pids-list');
+    const s = supervise(['--pid-file', pidFile, '--backoff-ms', '100', '--', 'app', process.execPath, '-e', longRunning(app)]);
+    await waitFor('the app', () => pids(app).length === 1 && existsSync(pidFile));
+    expect(readFileSync(pidFile, 'utf8').trim().split('\n').map(Number)).toEqual(pids(app));
+
+    process.kill(pids(app)[0]!, 'SIGKILL');
+    await waitFor('the restart to be recorded', () => pids(app).length === 2 && readFileSync(pidFile, 'utf8').trim() === String(pids(app)[1]));
+
+    s.proc.kill('SIGTERM');
+    await s.exited;
+    expect(existsSync(pidFile)).toBe(false);
+  });
+});

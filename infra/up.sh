@@ -22,6 +22,7 @@ export API_PORT="${API_PORT:-3000}" CONTROL_PLANE_PORT="${CONTROL_PLANE_PORT:-30
 SIM_PORT="${PROVIDER_SIMULATOR_PORT:-3002}"
 
 STACK_ENV="$DATA/stack.env"
+APP_PIDS="$DATA/app.pids"
 SUPERVISOR_PID=""
 MOS_PG_STOP=""
 MOS_TEMPORAL_PID=""
@@ -30,6 +31,14 @@ stop_all() {
   log "stopping"
   rm -f "$STACK_ENV"
   [ -n "$SUPERVISOR_PID" ] && { kill "$SUPERVISOR_PID" 2>/dev/null || true; wait "$SUPERVISOR_PID" 2>/dev/null || true; }
+  # A supervisor killed outright cannot stop its apps: stop the process groups it recorded.
+  if [ -f "$APP_PIDS" ]; then
+    local pid
+    while read -r pid; do kill -TERM -- "-$pid" 2>/dev/null || true; done <"$APP_PIDS"
+    sleep 2
+    while read -r pid; do kill -KILL -- "-$pid" 2>/dev/null || true; done <"$APP_PIDS"
+    rm -f "$APP_PIDS"
+  fi
   [ -n "$MOS_TEMPORAL_PID" ] && { kill "$MOS_TEMPORAL_PID" 2>/dev/null || true; wait "$MOS_TEMPORAL_PID" 2>/dev/null || true; }
   [ -n "$MOS_PG_STOP" ] && { $MOS_PG_STOP >/dev/null 2>&1 || true; }
   log "stopped"
@@ -89,7 +98,7 @@ else
   SIMULATOR="$PROVIDER_BASE_URL (configured provider)"
 fi
 procs+=(-- api "$TSX" services/api/src/main.ts -- control-plane "$TSX" services/control-plane/src/main.ts -- worker "$TSX" services/worker/src/main.ts)
-node infra/stack/supervisor.mjs --log-dir "$DATA/logs" "${procs[@]}" &
+node infra/stack/supervisor.mjs --log-dir "$DATA/logs" --pid-file "$APP_PIDS" "${procs[@]}" &
 SUPERVISOR_PID=$!
 
 healthy=""

@@ -2,21 +2,23 @@
 // is restarted with exponential backoff, so one crash does not take the stack down (and
 // webhook intake stays up). SIGINT/SIGTERM stop every process, and nothing restarts then.
 //
-// node supervisor.mjs [--log-dir DIR] [--backoff-ms 1000] [--max-backoff-ms 30000]
+// node supervisor.mjs [--log-dir DIR] [--pid-file FILE] [--backoff-ms 1000] [--max-backoff-ms 30000]
 //   [--stable-ms 60000] [--stop-timeout-ms 15000] -- NAME COMMAND [ARGS...] [-- NAME ...]
+// --pid-file lists the running process groups, so whoever started us can still stop them
+// should we be killed outright (SIGKILL leaves no chance to stop them ourselves).
 import { spawn } from 'node:child_process';
-import { appendFileSync, closeSync, openSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 
-const OPTIONS = { '--log-dir': 'logDir', '--backoff-ms': 'backoffMs', '--max-backoff-ms': 'maxBackoffMs', '--stable-ms': 'stableMs', '--stop-timeout-ms': 'stopTimeoutMs' };
-const opts = { logDir: null, backoffMs: 1000, maxBackoffMs: 30_000, stableMs: 60_000, stopTimeoutMs: 15_000 };
+const OPTIONS = { '--log-dir': 'logDir', '--pid-file': 'pidFile', '--backoff-ms': 'backoffMs', '--max-backoff-ms': 'maxBackoffMs', '--stable-ms': 'stableMs', '--stop-timeout-ms': 'stopTimeoutMs' };
+const opts = { logDir: null, pidFile: null, backoffMs: 1000, maxBackoffMs: 30_000, stableMs: 60_000, stopTimeoutMs: 15_000 };
 const argv = process.argv.slice(2);
 let i = 0;
 for (; i < argv.length && argv[i] !== '--'; i += 2) {
   const key = OPTIONS[argv[i]];
   if (!key || argv[i + 1] === undefined) usage(`unknown option ${argv[i]}`);
-  opts[key] = key === 'logDir' ? argv[i + 1] : Number(argv[i + 1]);
+  opts[key] = key === 'logDir' || key === 'pidFile' ? argv[i + 1] : Number(argv[i + 1]);
 }
 const procs = [];
 for (const arg of argv.slice(i)) {
@@ -47,6 +49,7 @@ function start(p) {
   if (typeof out === 'number') closeSync(out);
   p.child = child;
   p.startedAt = Date.now();
+  writePids();
   child.on('exit', (code, signal) => exited(p, child, code, signal));
   child.on('error', (err) => {
     if (child.pid === undefined) exited(p, child, null, null, err.message); // never started
@@ -80,6 +83,13 @@ function exited(p, child, code, signal, error) {
   }, delay);
 }
 
+function writePids() {
+  if (!opts.pidFile) return;
+  const pids = procs.map((p) => p.child?.pid).filter(Boolean);
+  writeFileSync(`${opts.pidFile}.tmp`, pids.map((pid) => `${pid}\n`).join(''));
+  renameSync(`${opts.pidFile}.tmp`, opts.pidFile);
+}
+
 const seconds = (ms) => `${Math.round(ms / 100) / 10}s`;
 
 function killGroup(pid, signal) {
@@ -110,6 +120,7 @@ function stop(signal) {
 
 function finishIfDone() {
   if (procs.some((p) => p.child)) return;
+  if (opts.pidFile) rmSync(opts.pidFile, { force: true }); // stale pids must never be signalled later
   // Die of the signal we were stopped by: a shell waiting on us after a Ctrl-C only runs its
   // own INT trap when its child did not treat the signal as handled (exit 0).
   process.removeAllListeners(stopping);
