@@ -1,7 +1,4 @@
-import type { Role } from './roles';
-
-/** Who asks: an operator's role, or the platform admin (the `mos` CLI), who may do anything. */
-export type ActorRole = Role | 'platform';
+import type { ActorRole, Role } from './roles';
 
 export type MemberChange =
   | { kind: 'add'; newRole: Role }

@@ -1,5 +1,7 @@
 export const ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
+/** Who asks: an operator's role, or the platform admin (the `mos` CLI). */
+export type ActorRole = Role | 'platform';
 
 /** Roles allowed into settings routes (templates, members, keys, secrets). */
 export const SETTINGS_ROLES: readonly Role[] = ['owner', 'admin', 'developer'];
@@ -19,6 +21,6 @@ export function roleAllowed(role: Role, allowed: readonly Role[]): boolean {
  * roles that configure the workspace. Viewers get redacted copies (docs/security.md); the
  * platform admin (CLI) sees everything.
  */
-export function seesPersonalData(role: Role | 'platform'): boolean {
+export function seesPersonalData(role: ActorRole): boolean {
   return role !== 'viewer';
 }

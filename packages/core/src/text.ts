@@ -25,3 +25,14 @@ export function refuseNul<T>(value: T, name: string): T {
   if (!nulFree(value)) throw new AppError('invalid_request', { message: `${name} ${NUL_MESSAGE}` });
   return value;
 }
+
+/**
+ * For stored-as-received data bound for jsonb (an ingress query string): rather than refusing
+ * it, each NUL is kept visible as the six characters `\u0000`, in keys and values at any depth.
+ */
+export function escapeNul(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '\\u0000');
+  if (Array.isArray(value)) return value.map(escapeNul);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeNul(k) as string, escapeNul(v)]));
+  return value;
+}

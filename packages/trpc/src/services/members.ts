@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, judgeMemberChange, ROLES, type MemberChange, type Role, safeString } from '@mos/core';
 import {
-  deleteMember, findMemberByEmail, insertMember, isUniqueViolation, listMembers, lockMembers, updateMemberRole, writeAuditLog, type DbOrTx, type MemberRow,
+  deleteMember, insertMember, isUniqueViolation, listMembers, lockMembers, updateMemberRole, writeAuditLog, type DbOrTx, type MemberRow,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords';
@@ -27,45 +27,54 @@ export async function listWorkspaceMembers(deps: AppDeps, scope: Scope): Promise
   return (await listMembers(deps.db, scope.workspaceId)).map(toMemberView);
 }
 
-/** 403 unless the role ladder (core judgeMemberChange) allows this change. */
-function assertAllowed(scope: Scope, change: MemberChange): void {
-  const verdict = judgeMemberChange(scope.role, change);
+/**
+ * Locks the workspace's members (so concurrent changes serialise) and applies the role
+ * ladder (core judgeMemberChange) to `change`, judging the actor by its role as it is now,
+ * under the lock, not as the session saw it: a request racing its actor's own demotion must
+ * not act with the old role. Returns the locked members.
+ */
+async function judgeUnderLock(tx: DbOrTx, scope: Scope, change: (all: MemberRow[]) => MemberChange): Promise<MemberRow[]> {
+  const all = await lockMembers(tx, scope.workspaceId);
+  const actorRole = scope.role === 'platform' ? 'platform' : all.find((m) => m.id === scope.actorId)?.role;
+  if (!actorRole) throw new AppError('forbidden', { message: 'You are no longer a member of this workspace' });
+  const verdict = judgeMemberChange(actorRole, change(all));
   if (!verdict.ok) throw new AppError('forbidden', { message: verdict.reason });
+  return all;
 }
 
+const alreadyMember = (email: string) => new AppError('conflict', { message: `${email} is already a member of this workspace` });
+
 export async function addMember(deps: AppDeps, scope: Scope, input: z.infer<typeof addMemberInput>): Promise<MemberView> {
-  assertAllowed(scope, { kind: 'add', newRole: input.role });
-  if (await findMemberByEmail(deps.db, scope.workspaceId, input.email)) {
-    throw new AppError('conflict', { message: `${input.email} is already a member of this workspace` });
-  }
+  // Hashed before the transaction: argon2 is slow and must not run while the members are locked.
   const passwordHash = await hashPassword(input.password);
   try {
     return await deps.db.transaction(async (tx) => {
-      // Insert, never upsert: a concurrent add of the same email must not overwrite a password.
+      const all = await judgeUnderLock(tx, scope, () => ({ kind: 'add', newRole: input.role }));
+      if (all.some((m) => m.email === input.email)) throw alreadyMember(input.email);
+      // Insert, never upsert: a concurrent add of the same email fails (23505), never overwrites a password.
       const member = await insertMember(tx, scope.workspaceId, { email: input.email, passwordHash, role: input.role });
       await writeAuditLog(tx, scope.workspaceId, { action: 'member.add', actorId: scope.actorId, targetId: member.id, details: { role: input.role } });
       return toMemberView(member);
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('conflict', { message: `${input.email} is already a member of this workspace` });
+    if (isUniqueViolation(err)) throw alreadyMember(input.email);
     throw err;
   }
 }
 
-/**
- * Loads the workspace's members row-locked (so concurrent changes serialise), finds the
- * target, applies the role ladder and the "at least one owner stays" rule.
- */
-async function lockTarget(tx: DbOrTx, scope: Scope, memberId: string, change: (target: MemberRow) => MemberChange, nextRole?: Role): Promise<MemberRow> {
-  const all = await lockMembers(tx, scope.workspaceId);
-  const target = all.find((m) => m.id === memberId);
-  if (!target) throw new AppError('not_found', { message: 'member not found' });
-  // Judge by the actor's role as it is now, under the lock, not as the session saw it: a
-  // request racing its actor's own demotion must not act with the old role.
-  const actorRole = scope.role === 'platform' ? 'platform' : all.find((m) => m.id === scope.actorId)?.role;
-  if (!actorRole) throw new AppError('forbidden', { message: 'You are no longer a member of this workspace' });
-  assertAllowed({ ...scope, role: actorRole }, change(target));
-  if (target.role === 'owner' && nextRole !== 'owner' && all.filter((m) => m.role === 'owner').length <= 1) {
+function memberIn(all: MemberRow[], memberId: string): MemberRow {
+  const m = all.find((x) => x.id === memberId);
+  if (!m) throw new AppError('not_found', { message: 'member not found' });
+  return m;
+}
+
+/** The target under the lock, once the role ladder allows the change and at least one owner stays. */
+async function lockTarget(tx: DbOrTx, scope: Scope, memberId: string, changeFor: (target: MemberRow) => MemberChange): Promise<MemberRow> {
+  const all = await judgeUnderLock(tx, scope, (members) => changeFor(memberIn(members, memberId)));
+  const target = memberIn(all, memberId);
+  const change = changeFor(target);
+  const staysOwner = change.kind === 'setRole' && change.newRole === 'owner';
+  if (target.role === 'owner' && !staysOwner && all.filter((m) => m.role === 'owner').length <= 1) {
     throw new AppError('conflict', { message: 'A workspace must keep at least one owner' });
   }
   return target;
@@ -83,7 +92,7 @@ export async function removeMember(deps: AppDeps, scope: Scope, memberId: string
 
 export async function changeMemberRole(deps: AppDeps, scope: Scope, memberId: string, role: Role): Promise<MemberView> {
   return deps.db.transaction(async (tx) => {
-    const target = await lockTarget(tx, scope, memberId, (t) => ({ kind: 'setRole', targetRole: t.role, newRole: role, self: t.id === scope.actorId }), role);
+    const target = await lockTarget(tx, scope, memberId, (t) => ({ kind: 'setRole', targetRole: t.role, newRole: role, self: t.id === scope.actorId }));
     const row = await updateMemberRole(tx, scope.workspaceId, memberId, role);
     await writeAuditLog(tx, scope.workspaceId, { action: 'member.role', actorId: scope.actorId, targetId: memberId, details: { role, previousRole: target.role } });
     return toMemberView(row!);

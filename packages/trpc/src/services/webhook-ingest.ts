@@ -1,5 +1,5 @@
 import {
-  decodeContentEncoding, newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, publicSummary, sha256Hex, verifyProviderSignature, webhookDedupKey,
+  decodeContentEncoding, escapeNul, newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, publicSummary, sha256Hex, verifyProviderSignature, webhookDedupKey,
   type EnvelopeSummary, type SignatureError, type WebhookSource,
 } from '@mos/core';
 import { findOutboxJobByDedupKey, insertWebhookEvent, storeRejectedDelivery, storeSignedDelivery, type NewWebhookEvent } from '@mos/db';
@@ -68,18 +68,6 @@ export function deliveryIdOf(headers: IngestRequest['headers']): string | null {
   return v && DELIVERY_ID_RE.test(v) ? v : null;
 }
 
-/**
- * PostgreSQL's jsonb cannot hold U+0000, so a NUL in a query key or value would make the
- * whole store fail (and the delivery be lost to a 503). It is kept visible as the six
- * characters `\u0000` instead; the body (bytea) keeps its bytes.
- */
-export function jsonbSafe(value: unknown): unknown {
-  if (typeof value === 'string') return value.replaceAll('\u0000', '\\u0000');
-  if (Array.isArray(value)) return value.map(jsonbSafe);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [jsonbSafe(k) as string, jsonbSafe(v)]));
-  return value;
-}
-
 function header(headers: IngestRequest['headers'], name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
@@ -114,8 +102,9 @@ export async function ingestProviderWebhook(deps: AppDeps, target: IngressTarget
     signatureValid: verdict.ok,
     signatureError: verdict.ok ? null : verdict.error,
     headers: storableHeaders(req.headers),
-    // A plain object (Express's parsed query has a null prototype), with NULs escaped for jsonb.
-    query: jsonbSafe({ ...req.query }) as Record<string, unknown>,
+    // A plain object (Express's parsed query has a null prototype); jsonb cannot hold a NUL,
+    // and the delivery must still be stored, so NULs are escaped rather than refused.
+    query: escapeNul({ ...req.query }) as Record<string, unknown>,
     bodyHash: sha256Hex(payload),
     rawBody: payload,
     bodySize: payload.length,
