@@ -9,8 +9,14 @@ export interface Context {
   requestId: string;
 }
 
-/** tRPC codes for our HTTP statuses, so a tRPC client sees the same class of failure. */
-const TRPC_CODE: Record<number, TRPCError['code']> = {
+type AppStatus = (typeof ERROR_STATUS)[ErrorCode];
+
+/**
+ * tRPC codes for our HTTP statuses, so a tRPC client sees the same class of failure (and the
+ * same HTTP status) as a REST client. Keyed by every status in ERROR_STATUS: a new status
+ * there fails to compile until it is mapped here.
+ */
+const TRPC_CODE: Record<AppStatus, TRPCError['code']> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
@@ -20,11 +26,12 @@ const TRPC_CODE: Record<number, TRPCError['code']> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
-  503: 'INTERNAL_SERVER_ERROR',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 export function toTRPCError(err: AppError): TRPCError {
-  return new TRPCError({ code: TRPC_CODE[err.status] ?? 'INTERNAL_SERVER_ERROR', message: err.message, cause: err });
+  return new TRPCError({ code: TRPC_CODE[err.status as AppStatus] ?? 'INTERNAL_SERVER_ERROR', message: err.message, cause: err });
 }
 
 /** The AppError behind a tRPC error, if any: zod input errors become invalid_request. */
@@ -50,6 +57,7 @@ const TRPC_APP_CODE: Partial<Record<TRPCError['code'], ErrorCode>> = {
   UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
   TOO_MANY_REQUESTS: 'rate_limited',
   INTERNAL_SERVER_ERROR: 'internal_error',
+  SERVICE_UNAVAILABLE: 'service_unavailable',
 };
 
 const INTERNAL_ERROR_MESSAGE = 'Internal server error';
