@@ -19,6 +19,8 @@ export const envSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('mos-webhooks'),
+  /** The prebuilt workflow bundle a production worker loads (`pnpm build:workflows` writes it). */
+  MOS_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   /** Address the HTTP apps listen on: loopback unless deployed where others must reach it (HOST=0.0.0.0). */
   HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port(3000),

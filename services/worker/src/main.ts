@@ -2,6 +2,7 @@ import { createLogger, loadEnvOrExit } from '@mos/config';
 import { createDatabase } from '@mos/db';
 import { ensureRetentionSchedules, ensureTemplateSyncSchedule, templateActivitiesFromEnv } from '@mos/workflows';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
+import { workflowSourceFor, type WorkflowSource } from './workflow-bundle';
 
 /** The worker process: `pnpm dev:worker`. Stops cleanly on SIGINT/SIGTERM, also while Temporal is still unreachable. */
 const env = loadEnvOrExit();
@@ -9,11 +10,21 @@ const log = createLogger({ name: 'mos-worker', level: env.LOG_LEVEL });
 const database = createDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX, applicationName: 'mos-worker' });
 const abort = new AbortController();
 
+let source: WorkflowSource;
+try {
+  source = workflowSourceFor(env);
+} catch (err) {
+  log.fatal({ err: (err as Error).message }, 'no workflow code to run');
+  process.exit(2);
+}
+log.info('workflowBundle' in source ? { workflowBundle: source.workflowBundle.codePath } : { workflowsPath: source.workflowsPath }, 'workflow code');
+
 const starting: Promise<WorkerRuntime> = startWorkerRuntime({
   db: database.db,
   databaseUrl: env.DATABASE_URL,
   log,
   temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
+  ...('workflowBundle' in source ? { worker: { workflowBundle: source.workflowBundle } } : {}),
   extraActivities: templateActivitiesFromEnv({ db: database.db, log, env }),
   onTemporalReady: [
     (client) => ensureTemplateSyncSchedule(client, { taskQueue: env.TEMPORAL_TASK_QUEUE }),

@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { outboxJobs } from '@mos/db';
+import { createTestDatabase } from '@mos/db/testing';
+import { composeEffects, WORKFLOWS_PATH } from '@mos/workflows';
+import { fixtureBody, seedWorkspace, storeDelivery, temporalAddress, testLog, uniqueTaskQueue, waitFor } from './testing';
+import { startWorkerRuntime } from './worker';
+import { buildWorkflowBundle, workflowSourceFor } from './workflow-bundle';
+
+const dir = mkdtempSync(join(tmpdir(), 'mos-bundle-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('workflow code source', () => {
+  it('development and tests bundle the sources at start', () => {
+    expect(workflowSourceFor({ MOS_ENV: 'development' })).toEqual({ workflowsPath: WORKFLOWS_PATH });
+    expect(workflowSourceFor({ MOS_ENV: 'test' })).toEqual({ workflowsPath: WORKFLOWS_PATH });
+  });
+
+  it('production refuses to start without a prebuilt bundle, naming the release step', () => {
+    expect(() => workflowSourceFor({ MOS_ENV: 'production', MOS_WORKFLOW_BUNDLE: join(dir, 'missing.js') })).toThrow(/pnpm build:workflows/);
+  });
+
+  it('production loads the bundle the release step wrote', async () => {
+    const out = join(dir, 'workflow-bundle.js');
+    const bytes = await buildWorkflowBundle(out);
+    expect(bytes).toBeGreaterThan(10_000);
+    // The bundle carries every workflow the worker registers.
+    const code = readFileSync(out, 'utf8');
+    for (const name of ['processWebhookEvent', 'templateSync', 'retentionPurge']) expect(code).toContain(name);
+    const source = workflowSourceFor({ MOS_ENV: 'production', MOS_WORKFLOW_BUNDLE: out });
+    expect(source).toEqual({ workflowBundle: { codePath: out } });
+
+    // A worker on that file runs a delivery through the webhook workflow.
+    const tdb = await createTestDatabase();
+    const runtime = await startWorkerRuntime({
+      db: tdb.db, databaseUrl: tdb.url, log: testLog, effects: composeEffects(),
+      temporal: { address: temporalAddress(), namespace: 'default', taskQueue: uniqueTaskQueue('bundle') },
+      relay: { pollIntervalMs: 250 }, heartbeatIntervalMs: 1_000,
+      worker: { workflowBundle: { codePath: out } },
+    });
+    try {
+      const ws = await seedWorkspace(tdb.db);
+      const { jobId } = await storeDelivery(tdb.db, ws, { body: fixtureBody('inbound-text') });
+      const job = await waitFor(async () => {
+        const [row] = await tdb.db.select().from(outboxJobs).where(eq(outboxJobs.id, jobId));
+        return row?.status === 'completed' || row?.status === 'failed' ? row : null;
+      }, { timeoutMs: 30_000, what: 'the job to finish' });
+      expect(job.status).toBe('completed');
+    } finally {
+      await runtime.stop();
+      await tdb.drop();
+    }
+  }, 90_000);
+});
