@@ -20,9 +20,10 @@ export const REDACT_PATHS = [
   '*.secret',
   '*.key',
   '*.value',
-  '*.phoneNumber',
   '*.body',
   '*.text',
+  // Personal data: who a customer is and what they wrote, at the top level or one level down.
+  ...['phoneNumber', 'providerUserId', 'userId', 'waId', 'username', 'profileName', 'content', 'caption'].flatMap((k) => [k, `*.${k}`]),
 ];
 
 export function createLogger(options: { name: string; level?: string }): Logger {

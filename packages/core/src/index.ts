@@ -8,8 +8,6 @@ export * from './secret-names';
 export * from './provider-constraints';
 export * from './pagination';
 export * from './hashing';
-export * from './webhooks/normalize';
-export * from './webhooks/stored-envelope';
 export * from './templates/index';
 export * from './webhooks/index';
 export * from './contacts/subscriber';

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 
-/** Template creation body (WhatsApp Cloud API `POST /{waba-id}/message_templates`). */
+/**
+ * Template creation body (WhatsApp Cloud API `POST /{waba-id}/message_templates`, fields as
+ * on the templates overview and time-to-live pages). The client sends it as given: nothing
+ * is added or dropped on the way.
+ */
 export interface CreateTemplateRequest {
   name: string;
   language: string;
   category: string;
   parameter_format?: 'POSITIONAL' | 'NAMED';
   components: unknown[];
+  /** Delivery time-to-live in seconds; ranges per category (time-to-live page). */
+  message_send_ttl_seconds?: number;
 }
 
 export const createTemplateResponseSchema = z.looseObject({
@@ -21,6 +27,8 @@ export interface EditTemplateRequest {
   category?: string;
   parameter_format?: 'POSITIONAL' | 'NAMED';
   components: unknown[];
+  /** The time-to-live page: the TTL of an existing template is changed the same way. */
+  message_send_ttl_seconds?: number;
 }
 
 export const editTemplateResponseSchema = z.looseObject({ success: z.boolean() });

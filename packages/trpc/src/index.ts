@@ -19,6 +19,7 @@ export * from './services/audit-logs';
 export * from './services/runtime';
 export * from './services/templates';
 export * from './services/synced-templates';
+export * from './services/account-events';
 export * from './services/contacts';
 export * from './services/privacy';
 export * from './services/assistant';

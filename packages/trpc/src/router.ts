@@ -5,6 +5,7 @@ import { auditLogsRouter, runtimeRouter } from './routers/operations';
 import { webhookEventsRouter, webhookRejectionsRouter, webhooksRouter } from './routers/webhooks';
 import { templatesRouter } from './routers/templates';
 import { assistantRouter, contactsRouter } from './routers/contacts';
+import { accountRouter } from './routers/account';
 import { createCallerFactory, router } from './trpc';
 
 /** The control plane's whole typed surface. One line per feature router. */
@@ -22,6 +23,7 @@ export const appRouter = router({
   runtime: runtimeRouter,
   contacts: contactsRouter,
   assistant: assistantRouter,
+  account: accountRouter,
 });
 
 /** What frontend engineers import (through @mos/client) for end-to-end types. */

@@ -8,6 +8,7 @@ import { internalWebhookRoutes } from './routes/internal-webhooks';
 import { internalOperationsRoutes } from './routes/internal-operations';
 import { internalContactRoutes } from './routes/internal-contacts';
 import { internalTemplateRoutes, internalTemplateServiceRoutes } from './routes/internal-templates';
+import { internalAccountRoutes } from './routes/internal-account';
 
 /**
  * The API app: probes, provider webhook ingress, /internal operator reads and replays.
@@ -34,6 +35,7 @@ export function createApiApp(deps: AppDeps): Express {
   app.use('/internal', internalOperationsRoutes(deps, ingressMetrics));
   app.use('/internal', internalContactRoutes(deps));
   app.use('/internal', internalTemplateRoutes(deps));
+  app.use('/internal', internalAccountRoutes(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerAccount } from './commands/account';
 import { registerApiKeys } from './commands/api-keys';
 import { registerBootstrap } from './commands/bootstrap';
 import { registerIngress } from './commands/ingress';
@@ -15,6 +16,7 @@ registerMembers(program);
 registerApiKeys(program);
 registerSecrets(program);
 registerIngress(program);
+registerAccount(program);
 
 // Unknown options and missing arguments are usage errors: exit 2.
 program.exitOverride((err) => {

@@ -68,7 +68,7 @@ describe('GDPR export and erasure (control plane)', () => {
     const res = await jsonRequest(url(sheena.id), { headers: bearer(ops.admin.token) });
     expect(res.status).toBe(200);
     const doc = res.body;
-    expect(doc.version).toBe(1);
+    expect(doc.version).toBe(2);
     expect(Date.parse(doc.exportedAt)).not.toBeNaN();
     expect(doc.contact).toMatchObject({
       id: sheena.id, phoneNumber: PHONE, name: 'Sheena Nelson', profileName: 'Sheena Nelson', email: 'sheena@example.test',
@@ -91,7 +91,7 @@ describe('GDPR export and erasure (control plane)', () => {
     expect(JSON.stringify(doc)).not.toMatch(/Marco|rimborso|393471234567/);
 
     const audit = await listAuditLogs(tdb.db, ops.owner.workspaceId, { limit: 10, action: 'gdpr.export' });
-    expect(audit[0]).toMatchObject({ targetId: sheena.id, actorId: ops.admin.memberId, details: { version: 1, messages: 4, deliveryHistory: 4, webhookEvents: 7 } });
+    expect(audit[0]).toMatchObject({ targetId: sheena.id, actorId: ops.admin.memberId, details: { version: 2, messages: 4, deliveryHistory: 4, webhookEvents: 7 } });
   });
 
   it('tRPC twin contacts.gdprExport returns the same document shape', async () => {
@@ -147,7 +147,7 @@ describe('GDPR export and erasure (control plane)', () => {
     expect(status.rows[0]).toEqual({ status: 'read', error_code: 131047 });
 
     // Marco and the other workspace are untouched.
-    expect((await findEverywhere(ws, 'Vorrei un rimborso')).sort()).toEqual(['messages.body', 'webhook_events.raw_body']);
+    expect((await findEverywhere(ws, 'Vorrei un rimborso')).sort()).toEqual(['messages.body', 'messages.content', 'webhook_events.raw_body']);
     expect(await findEverywhere(ws, 'rimborso')).toContain('messages.search_vector');
     expect((await findEverywhere(otherOwner.workspaceId, '16505551234')).length).toBeGreaterThan(0);
     expect((await findEverywhere(otherOwner.workspaceId, 'another color')).length).toBeGreaterThan(0);

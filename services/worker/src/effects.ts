@@ -1,4 +1,4 @@
-import { composeEffects, createContactEffects, createTemplateEffects, type FamilyEffects } from '@mos/workflows';
+import { composeEffects, createAccountEffects, createContactEffects, createTemplateEffects, type FamilyEffects } from '@mos/workflows';
 import type { Db } from '@mos/db';
 import type { Logger } from '@mos/config';
 
@@ -8,5 +8,5 @@ import type { Logger } from '@mos/config';
  * Parts not provided fall back to no-ops, so the pipeline always records deliveries.
  */
 export function defaultEffects(deps: { db: Db; log: Logger }): FamilyEffects {
-  return composeEffects(createContactEffects(deps), createTemplateEffects(deps));
+  return composeEffects(createContactEffects(deps), createTemplateEffects(deps), createAccountEffects(deps));
 }

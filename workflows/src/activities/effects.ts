@@ -1,5 +1,7 @@
 import type {
-  ConversationUpdatedEvent, InboundMessageEvent, MessageStatusEvent, NormalizedEvent, TemplateUpdatedEvent,
+  AccountUpdatedEvent, ContactChangedEvent, ContactPreferencesEvent, ConversationUpdatedEvent, InboundMessageEvent,
+  MessageEchoEvent, MessageEditedEvent, MessageReactionEvent, MessageRevokedEvent, MessageStatusEvent, NormalizedEvent,
+  TemplateUpdatedEvent,
 } from '@mos/core';
 
 /**
@@ -14,9 +16,16 @@ import type {
  */
 export interface FamilyEffects {
   applyInbound(workspaceId: string, family: InboundMessageEvent): Promise<void>;
+  applyReaction(workspaceId: string, family: MessageReactionEvent): Promise<void>;
+  applyEdit(workspaceId: string, family: MessageEditedEvent): Promise<void>;
+  applyRevoke(workspaceId: string, family: MessageRevokedEvent): Promise<void>;
+  applyEcho(workspaceId: string, family: MessageEchoEvent): Promise<void>;
   applyStatus(workspaceId: string, family: MessageStatusEvent): Promise<void>;
-  applyTemplateUpdate(workspaceId: string, family: TemplateUpdatedEvent): Promise<void>;
+  applyContactChange(workspaceId: string, family: ContactChangedEvent): Promise<void>;
+  applyPreferences(workspaceId: string, family: ContactPreferencesEvent): Promise<void>;
   applyConversationUpdate(workspaceId: string, family: ConversationUpdatedEvent): Promise<void>;
+  applyTemplateUpdate(workspaceId: string, family: TemplateUpdatedEvent): Promise<void>;
+  applyAccountUpdate(workspaceId: string, family: AccountUpdatedEvent): Promise<void>;
 }
 
 const nothing = async (): Promise<void> => {};
@@ -24,9 +33,16 @@ const nothing = async (): Promise<void> => {};
 /** Effects that do nothing: the pipeline still records the delivery and completes the job. */
 export const noopEffects: FamilyEffects = {
   applyInbound: nothing,
+  applyReaction: nothing,
+  applyEdit: nothing,
+  applyRevoke: nothing,
+  applyEcho: nothing,
   applyStatus: nothing,
-  applyTemplateUpdate: nothing,
+  applyContactChange: nothing,
+  applyPreferences: nothing,
   applyConversationUpdate: nothing,
+  applyTemplateUpdate: nothing,
+  applyAccountUpdate: nothing,
 };
 
 /** Fills the methods a caller did not provide with no-ops, so each team plugs in only its own. */
@@ -39,11 +55,25 @@ export function applyFamily(effects: FamilyEffects, workspaceId: string, family:
   switch (family.family) {
     case 'message.inbound':
       return effects.applyInbound(workspaceId, family);
+    case 'message.reaction':
+      return effects.applyReaction(workspaceId, family);
+    case 'message.edited':
+      return effects.applyEdit(workspaceId, family);
+    case 'message.revoked':
+      return effects.applyRevoke(workspaceId, family);
+    case 'message.echo':
+      return effects.applyEcho(workspaceId, family);
     case 'message.status':
       return effects.applyStatus(workspaceId, family);
-    case 'template.updated':
-      return effects.applyTemplateUpdate(workspaceId, family);
+    case 'contact.changed':
+      return effects.applyContactChange(workspaceId, family);
+    case 'contact.preferences':
+      return effects.applyPreferences(workspaceId, family);
     case 'conversation.updated':
       return effects.applyConversationUpdate(workspaceId, family);
+    case 'template.updated':
+      return effects.applyTemplateUpdate(workspaceId, family);
+    case 'account.updated':
+      return effects.applyAccountUpdate(workspaceId, family);
   }
 }

@@ -4,6 +4,7 @@ import { createRetentionActivities } from './retention';
 export type { ActivityDeps, RecordFailureInput } from './process-event';
 export * from './effects';
 export * from './contact-effects';
+export * from './account-effects';
 export * from './retention';
 
 /**

@@ -13,7 +13,7 @@ export interface ActivityDeps {
   effects: FamilyEffects;
 }
 
-/** Ingress topics that mean the stored bytes can never become an envelope. */
+/** Ingress topics for bodies the ingress could not read as an envelope, and the failure type each keeps. */
 const UNPARSEABLE_TOPICS: Record<string, WebhookFailureType> = {
   invalid_json: WebhookFailureType.InvalidJson,
   invalid_payload: WebhookFailureType.InvalidPayload,
@@ -80,15 +80,19 @@ export function createProcessEvent(deps: ActivityDeps) {
 
     const event = await loadEventForProcessing(deps.db, workspaceId, webhookEventId);
     if (!event) throw permanent(WebhookFailureType.EventNotFound, `webhook event ${webhookEventId} not found in workspace`);
-    const topicFailure = UNPARSEABLE_TOPICS[event.topic];
-    if (topicFailure) throw permanent(topicFailure, `stored event has topic ${event.topic}`);
-    if (!event.rawBody) throw permanent(WebhookFailureType.InvalidPayload, 'stored event has no body');
-    // The ingress's parser: the worker accepts exactly what the ingress called parseable.
+    const storedAsUnparseable = UNPARSEABLE_TOPICS[event.topic];
+    if (!event.rawBody) throw permanent(storedAsUnparseable ?? WebhookFailureType.InvalidPayload, 'stored event has no body');
+    // The ingress's parser, re-run on the stored bytes even when the ingress already called
+    // them invalid: its issues say why in words an operator can act on ("the envelope's object
+    // is ..."), which the stored topic alone does not.
     const decoded = parseProviderEnvelope(event.rawBody);
     if (!decoded.ok) {
-      const type = decoded.summary.topic === 'invalid_json' ? WebhookFailureType.InvalidJson : WebhookFailureType.InvalidPayload;
+      const type = storedAsUnparseable ?? (decoded.summary.topic === 'invalid_json' ? WebhookFailureType.InvalidJson : WebhookFailureType.InvalidPayload);
       throw permanent(type, decoded.issues.slice(0, 3).join('; '));
     }
+    // Stored as unparseable by an older parser (before whatsapp_business_account was accepted)
+    // but readable now, e.g. on replay: process it, under the topic the parser derives today.
+    const topic = storedAsUnparseable ? decoded.summary.topic : event.topic;
 
     const normalized = normalizeOrFail(decoded.envelope);
     await cancellable(
@@ -101,7 +105,7 @@ export function createProcessEvent(deps: ActivityDeps) {
       deliveryId: input.deliveryId,
       webhookEventId,
       jobId,
-      topic: event.topic,
+      topic,
       status: 'processed',
       families: normalized.events.map(summarizeEvent),
       error: null,
@@ -111,7 +115,7 @@ export function createProcessEvent(deps: ActivityDeps) {
     return {
       deliveryId: delivery.id,
       status: 'processed',
-      topic: event.topic,
+      topic,
       familyCount: normalized.events.length,
       skippedCount: normalized.skipped.length,
     };

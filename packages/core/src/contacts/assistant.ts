@@ -34,7 +34,8 @@ export interface AssistantContext {
   contactId: string;
   conversationId: string | null;
   contactName: string | null;
-  phoneNumber: string;
+  /** Null for a user who hides their number (known to us by user id only). */
+  phoneNumber: string | null;
   subscriberStatus: string;
   messages: { direction: string; sentAt: string; text: string }[];
 }
@@ -53,7 +54,7 @@ const SYSTEM_PROMPT = [
 
 export function buildAssistantPrompt(question: string, contexts: AssistantContext[]): ChatMessage[] {
   const blocks = contexts.map((c) => {
-    const head = `[contact ${c.contactId} | conversation ${c.conversationId ?? 'none'}] ${c.contactName ?? '(no name)'} ${c.phoneNumber} (${c.subscriberStatus})`;
+    const head = `[contact ${c.contactId} | conversation ${c.conversationId ?? 'none'}] ${c.contactName ?? '(no name)'} ${c.phoneNumber ?? '(number hidden)'} (${c.subscriberStatus})`;
     const lines = c.messages.map((m) => `  ${m.sentAt} ${m.direction === 'inbound' ? 'contact' : 'business'}: ${m.text.replace(/\s+/g, ' ').slice(0, 500)}`);
     return [head, ...lines].join('\n');
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAssistantPrompt, citedContexts, readChatCompletion, searchTerms, toPrefixTsQuery } from './assistant';
-import { anonymousPhoneToken, envelopePhoneNeedles } from './privacy';
+import { anonymousPhoneToken, envelopeIdentityNeedles, envelopePhoneNeedles } from './privacy';
+import { REDACTED, redactContactIdentity, redactMessageContent, redactPersonalData } from './redaction';
 import { classifyOptKeyword, subscriberStatusAfter, toE164 } from './subscriber';
 
 describe('opt-out and opt-in keywords', () => {
@@ -27,6 +28,33 @@ describe('phone numbers', () => {
     expect(a).toMatch(/^anon_[0-9a-f]{32}$/);
     expect(anonymousPhoneToken()).not.toBe(a);
     expect(envelopePhoneNeedles('+16505551234')).toEqual(['"16505551234"', '"+16505551234"']);
+  });
+  it('envelopes name a contact by phone number or business-scoped user id; an erasure token names nobody', () => {
+    // D/business-scoped-user-ids (docs/provider-reference/webhooks/bsuid_status_delivered_sent_to_bsuid_empty_wa_id.json).
+    const userId = 'user.9373795779eb6441c8adb2eaee5b848e7dd174ddd302d7db62142f4722d574b6';
+    expect(envelopeIdentityNeedles({ phoneNumber: null, providerUserId: userId })).toEqual([`"${userId}"`]);
+    expect(envelopeIdentityNeedles({ phoneNumber: '+16505551234', providerUserId: userId })).toEqual(['"16505551234"', '"+16505551234"', `"${userId}"`]);
+    expect(envelopeIdentityNeedles({ phoneNumber: anonymousPhoneToken(), providerUserId: null })).toEqual([]);
+  });
+});
+
+describe('viewer redaction of identities and content', () => {
+  it('masks the number, hides user id and username, keeps null as null', () => {
+    expect(redactContactIdentity({ phoneNumber: '+16505551234', providerUserId: 'user.93737...', username: '@realsheenanelson', countryCode: 'US' }))
+      .toEqual({ phoneNumber: '+16******234', providerUserId: REDACTED, username: REDACTED, countryCode: 'US' });
+    expect(redactContactIdentity({ phoneNumber: null, providerUserId: 'user.93737...', username: null })).toEqual({ phoneNumber: null, providerUserId: REDACTED, username: null });
+  });
+  it('raw bodies: user ids and usernames are not operational keys (bsuid_messages_text_username_hidden_number.json)', () => {
+    const value = { contacts: [{ profile: { name: 'Sheena Nelson', username: '@realsheenanelson', country_code: 'US' }, wa_id: '', user_id: 'user.93737...' }], messages: [{ from: '', from_user_id: 'user.93737...', type: 'text' }] };
+    const text = JSON.stringify(redactPersonalData(value));
+    for (const secret of ['@realsheenanelson', 'user.93737', 'Sheena']) expect(text).not.toContain(secret);
+    expect(text).toContain('"type":"text"');
+  });
+  it('stored content keeps its kind, hides words, ids and coordinates (messages_location.json)', () => {
+    const location = { kind: 'location', latitude: 37.44221496582, longitude: -122.16165924072, name: 'Philz Coffee', address: '101 Forest Ave, Palo Alto, CA 94301', url: null };
+    expect(redactMessageContent(location)).toEqual({ kind: 'location', latitude: REDACTED, longitude: REDACTED, name: REDACTED, address: REDACTED, url: null });
+    expect(redactMessageContent({ kind: 'media', mediaKind: 'audio', id: '1908647269898587', mimeType: 'audio/ogg; codecs=opus', voice: true, caption: null }))
+      .toEqual({ kind: 'media', mediaKind: 'audio', id: REDACTED, mimeType: 'audio/ogg; codecs=opus', voice: true, caption: null });
   });
 });
 

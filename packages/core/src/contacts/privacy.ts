@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../hashing';
 
-/** Version of the GDPR export document; bump when its shape changes. */
-export const GDPR_EXPORT_VERSION = 1 as const;
+/**
+ * Version of the GDPR export document; bump when its shape changes. 2: user id, username,
+ * country, typed message content, versions, reactions and identity changes.
+ */
+export const GDPR_EXPORT_VERSION = 2 as const;
 
 /**
  * The phone number an erased contact keeps: a random token, so it cannot be reversed (a
@@ -20,4 +23,14 @@ export function anonymousPhoneToken(): string {
 export function envelopePhoneNeedles(phoneE164: string): string[] {
   const digits = phoneE164.replace(/^\+/, '');
   return [`"${digits}"`, `"+${digits}"`];
+}
+
+/**
+ * Every needle naming a contact in a provider envelope: the phone number's (above) and the
+ * business-scoped user id as a JSON string (`user_id`, `from_user_id`, `recipient_user_id`).
+ * An erased contact's `anon_` token names nobody.
+ */
+export function envelopeIdentityNeedles(contact: { phoneNumber: string | null; providerUserId: string | null }): string[] {
+  const phone = contact.phoneNumber && /^\+?\d+$/.test(contact.phoneNumber) ? envelopePhoneNeedles(contact.phoneNumber) : [];
+  return contact.providerUserId ? [...phone, JSON.stringify(contact.providerUserId)] : phone;
 }

@@ -32,6 +32,39 @@ export function maskPhoneNumber(phone: string): string {
   return phone.slice(0, head) + '*'.repeat(Math.max(0, phone.length - head - 3)) + phone.slice(-3);
 }
 
+/**
+ * A viewer's copy of a contact's identifiers: the phone number masked (null stays null: a user
+ * who hides their number), the business-scoped user id and the username hidden (either is
+ * enough to find the person). The country code stays: the masked number shows it anyway.
+ */
+export function redactContactIdentity<T extends { phoneNumber: string | null; providerUserId: string | null; username: string | null }>(c: T): T {
+  return {
+    ...c,
+    phoneNumber: c.phoneNumber === null ? null : maskPhoneNumber(c.phoneNumber),
+    providerUserId: c.providerUserId === null ? null : REDACTED,
+    username: c.username === null ? null : REDACTED,
+  };
+}
+
+/** Keys of our stored message content (core MessageContent, context, referral) that say what kind of thing it is, not what it says. */
+const CONTENT_SHAPE_KEYS = new Set([
+  'kind', 'mediaKind', 'mimeType', 'replyType', 'unsupportedType', 'type', 'voice', 'animated', 'forwarded', 'frequentlyForwarded', 'sourceType', 'mediaType',
+  'currency',
+]);
+
+/**
+ * A viewer's copy of a stored message content, context or referral: its shape and kind stay,
+ * every other value (text, ids, urls, coordinates, quantities) is hidden. Numbers are hidden
+ * too here, unlike raw bodies: a location's latitude and longitude say where someone is.
+ */
+export function redactMessageContent(value: unknown, key?: string): unknown {
+  if (value === null || value === undefined || typeof value === 'boolean') return value;
+  if (typeof value === 'string' || typeof value === 'number') return key !== undefined && CONTENT_SHAPE_KEYS.has(key) ? value : REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redactMessageContent(v, key));
+  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactMessageContent(v, k)]));
+  return REDACTED;
+}
+
 /** The redacted text of a stored body for a viewer: JSON keeps its shape, anything else is hidden whole. */
 export function redactBodyText(raw: Buffer): string | null {
   try {

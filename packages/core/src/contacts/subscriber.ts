@@ -6,6 +6,13 @@
 export const SUBSCRIBER_STATUSES = ['subscribed', 'unsubscribed', 'blocked'] as const;
 export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
 
+/**
+ * Who made the last subscriber-status decision: the contact by keyword (typed, or a quick-reply
+ * or interactive button), an operator, or the contact in the provider's app (`user_preferences`).
+ */
+export const SUBSCRIBER_STATUS_SOURCES = ['keyword', 'operator', 'provider_preference'] as const;
+export type SubscriberStatusSource = (typeof SUBSCRIBER_STATUS_SOURCES)[number];
+
 /** Opt-out words (English plus the Italian "ANNULLA"); matched on the whole trimmed text. */
 export const STOP_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'ANNULLA'] as const;
 /** Opt-in words: re-subscribe a contact who opted out by keyword. */
@@ -23,6 +30,29 @@ export function classifyOptKeyword(text: string | null | undefined): OptKeyword 
   const word = text.trim().replace(/[.!]+$/, '').toUpperCase();
   if ((STOP_KEYWORDS as readonly string[]).includes(word)) return 'stop';
   if ((START_KEYWORDS as readonly string[]).includes(word)) return 'start';
+  return null;
+}
+
+/**
+ * Words that only ever mean opt-out/opt-in, whatever the context. Typed as a whole message,
+ * CANCEL, END, QUIT and ANNULLA also opt out (the SMS convention customers know); on a button
+ * they do not: the provider's own interactive example is a button titled "Cancel" on an
+ * appointment, and tapping it must not unsubscribe anyone.
+ */
+const UNAMBIGUOUS_STOP: readonly string[] = ['STOP', 'STOPALL', 'UNSUBSCRIBE'];
+
+/**
+ * The keyword a button tap carries, in the order given: a quick-reply tap has its payload and
+ * its label, an interactive reply its id and its title, and a business may key STOP on either.
+ * The whole-text rule of `classifyOptKeyword` applies to each ("Stop promotions" counts for
+ * nothing), with only the unambiguous stop words.
+ */
+export function classifyButtonOptKeyword(candidates: readonly (string | null | undefined)[]): OptKeyword | null {
+  for (const candidate of candidates) {
+    const keyword = classifyOptKeyword(candidate);
+    if (keyword === 'start') return keyword;
+    if (keyword === 'stop' && UNAMBIGUOUS_STOP.includes(candidate!.trim().replace(/[.!]+$/, '').toUpperCase())) return keyword;
+  }
   return null;
 }
 
@@ -46,10 +76,14 @@ export function toE164(raw: string | null | undefined): string | null {
   return `+${digits}`;
 }
 
-/** Delivery statuses with a rank: a lower-ranked status never replaces a higher one. */
-export const DELIVERY_STATUS_RANK = { sent: 1, delivered: 2, read: 3 } as const;
+/**
+ * Delivery statuses with a rank: a lower-ranked status never replaces a higher one.
+ * `played` (a voice or audio message was played) comes after `read`: the provider sends it
+ * only for media the user opened, so it implies the message was read.
+ */
+export const DELIVERY_STATUS_RANK = { sent: 1, delivered: 2, read: 3, played: 4 } as const;
 export type RankedDeliveryStatus = keyof typeof DELIVERY_STATUS_RANK;
-export const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'played', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export function isDeliveryStatus(v: unknown): v is DeliveryStatus {

@@ -1,14 +1,31 @@
-import { TEMPLATE_LIMITS, minFixedWords } from './limits';
+import { minFixedWords } from './limits';
 import { findPlaceholders, fixedWordCount, isValidPlaceholder, placeholderNames } from './placeholders';
 import type { TemplateComponent, TemplateIssue } from './schema';
 
-type Path = (string | number)[];
-type Report = (path: Path, code: TemplateIssue['code'], message: string) => void;
+export type Path = (string | number)[];
+export type Report = (path: Path, code: TemplateIssue['code'], message: string) => void;
 
-// Trailing or leading punctuation does not rescue a dangling variable: "... is {{1}}." still
-// ends with the variable as far as the provider's review is concerned.
-const LEADING = /^[\s.,;:!?¡¿…"'()\-–—]*\{\{/;
-const TRAILING = /\}\}[\s.,;:!?¡¿…"'()\-–—]*$/;
+/**
+ * "The message template cannot start or end with a parameter" (template-review page): the
+ * very first or very last token may not be a placeholder. Punctuation is a token: the
+ * provider's own approved examples end `... is {{order_number}}.` (overview page), so only
+ * whitespace is looked through, at either end.
+ */
+const LEADING = /^\s*\{\{/;
+const TRAILING = /\}\}\s*$/;
+
+/**
+ * Example (sample) values: the provider refuses parameter text with a line break, a tab or
+ * more than 4 consecutive spaces ("Param text cannot have new-line/tab characters or more
+ * than 4 consecutive spaces", error 132018).
+ */
+const BAD_EXAMPLE = /[\n\r\t]| {5,}/;
+
+export function checkExampleValue(value: string, path: Path, report: Report): void {
+  if (BAD_EXAMPLE.test(value)) {
+    report(path, 'example_invalid', 'Example values cannot contain line breaks, tabs or more than 4 consecutive spaces');
+  }
+}
 
 /** Every placeholder is well formed for the template's parameter format. */
 export function checkPlaceholderSyntax(text: string, format: string, path: Path, report: Report): boolean {
@@ -43,38 +60,42 @@ function checkExamples(component: TemplateComponent, text: string, format: strin
   if (names.length === 0) return;
   if (format === 'NAMED') {
     const params = component.example?.body_text_named_params;
+    const at = [...path, 'example', 'body_text_named_params'];
     if (!params || params.length === 0) {
-      report([...path, 'example', 'body_text_named_params'], 'example_missing', `Add an example value for each of ${names.map((n) => `{{${n}}}`).join(', ')}`);
+      report(at, 'example_missing', `Add an example value for each of ${names.map((n) => `{{${n}}}`).join(', ')}`);
       return;
     }
     const given = params.map((p) => p.param_name);
     const missing = names.filter((n) => !given.includes(n));
     const extra = given.filter((n) => !names.includes(n));
     if (missing.length || extra.length || params.some((p) => p.example.trim() === '')) {
-      report([...path, 'example', 'body_text_named_params'], 'example_mismatch', `Examples must name exactly ${names.join(', ')}, each with a non-empty value`);
+      report(at, 'example_mismatch', `Examples must name exactly ${names.join(', ')}, each with a non-empty value`);
     }
+    params.forEach((p, i) => checkExampleValue(p.example, [...at, i, 'example'], report));
     return;
   }
   const rows = component.example?.body_text;
+  const at = [...path, 'example', 'body_text'];
   if (!rows || rows.length === 0 || !rows[0]) {
-    report([...path, 'example', 'body_text'], 'example_missing', `Add example values for the ${names.length} placeholder(s)`);
+    report(at, 'example_missing', `Add example values for the ${names.length} placeholder(s)`);
     return;
   }
   const row = rows[0];
   if (row.length !== names.length || row.some((v) => v.trim() === '')) {
-    report([...path, 'example', 'body_text'], 'example_mismatch', `Expected ${names.length} non-empty example value(s), got ${row.length}`);
+    report(at, 'example_mismatch', `Expected ${names.length} non-empty example value(s), got ${row.length}`);
   }
+  row.forEach((v, i) => checkExampleValue(v, [...at, 0, i], report));
 }
 
 /** BODY rules: length, placeholder syntax, sequence, adjacency, dangling, ratio, examples. */
-export function checkBody(component: TemplateComponent, format: string, path: Path, report: Report): void {
+export function checkBody(component: TemplateComponent, format: string, max: number, path: Path, report: Report): void {
   const text = component.text ?? '';
   if (text.trim() === '') {
     report([...path, 'text'], 'text_required', 'The body needs text');
     return;
   }
-  if (text.length > TEMPLATE_LIMITS.bodyMax) {
-    report([...path, 'text'], 'text_too_long', `Body text is ${text.length} characters; the maximum is ${TEMPLATE_LIMITS.bodyMax}`);
+  if (text.length > max) {
+    report([...path, 'text'], 'text_too_long', `Body text is ${text.length} characters; the maximum here is ${max}`);
   }
   const wellFormed = checkPlaceholderSyntax(text, format, [...path, 'text'], report);
   const occurrences = findPlaceholders(text).length;
@@ -84,7 +105,7 @@ export function checkBody(component: TemplateComponent, format: string, path: Pa
     report([...path, 'text'], 'placeholder_adjacent', 'Two placeholders are next to each other; put words between them');
   }
   if (LEADING.test(text) || TRAILING.test(text)) {
-    report([...path, 'text'], 'placeholder_dangling', 'The body cannot start or end with a placeholder; add text before and after');
+    report([...path, 'text'], 'placeholder_dangling', 'The body cannot start or end with a placeholder; add text (or punctuation) before and after');
   }
   const words = fixedWordCount(text);
   if (words < minFixedWords(occurrences)) {

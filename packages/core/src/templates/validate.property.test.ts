@@ -83,18 +83,35 @@ describe('validator properties', () => {
   });
 
   it('never throws and only returns known codes, whatever the input', () => {
+    const button = fc.record(
+      {
+        type: fc.constantFrom('QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'COPY_CODE', 'OTP', 'FLOW', 'VOICE_CALL', 'CATALOG', 'MPM', 'SPM'),
+        text: fc.string({ maxLength: 30 }),
+        url: fc.string(),
+        example: fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 2 })),
+        otp_type: fc.constantFrom('COPY_CODE', 'ONE_TAP', 'ZERO_TAP'),
+        supported_apps: fc.array(fc.record({ package_name: fc.string(), signature_hash: fc.string() }), { maxLength: 7 }),
+        zero_tap_terms_accepted: fc.boolean(),
+        flow_id: fc.string(),
+        flow_json: fc.string(),
+        flow_action: fc.constantFrom('navigate', 'data_exchange'),
+      },
+      { requiredKeys: ['type'] },
+    );
     const component = fc.record(
       {
-        type: fc.constantFrom('HEADER', 'BODY', 'FOOTER', 'BUTTONS'),
-        format: fc.constantFrom('TEXT', 'IMAGE', 'LOCATION', 'BOGUS'),
+        type: fc.constantFrom('HEADER', 'BODY', 'FOOTER', 'BUTTONS', 'LIMITED_TIME_OFFER'),
+        format: fc.constantFrom('TEXT', 'IMAGE', 'GIF', 'LOCATION', 'PRODUCT', 'BOGUS'),
         text: fc.string({ maxLength: 200 }),
-        buttons: fc.array(fc.record({ type: fc.constantFrom('QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'COPY_CODE', 'OTP'), text: fc.string({ maxLength: 30 }), url: fc.string() }, { requiredKeys: ['type'] }), { maxLength: 12 }),
+        buttons: fc.array(button, { maxLength: 12 }),
+        limited_time_offer: fc.record({ text: fc.string({ maxLength: 20 }) }, { requiredKeys: [] }),
+        code_expiration_minutes: fc.integer({ min: -5, max: 100 }),
       },
       { requiredKeys: ['type'] },
     ) as fc.Arbitrary<TemplateComponent>;
     fc.assert(
-      fc.property(fc.string(), fc.string(), fc.constantFrom('UTILITY', 'MARKETING', 'AUTHENTICATION', 'X'), fc.constantFrom('POSITIONAL', 'NAMED', 'Y'), fc.array(component, { maxLength: 5 }), (name, language, category, parameterFormat, components) => {
-        const issues = validateTemplate({ name, language, category, parameterFormat, components });
+      fc.property(fc.string(), fc.string(), fc.constantFrom('UTILITY', 'MARKETING', 'AUTHENTICATION', 'X'), fc.constantFrom('POSITIONAL', 'NAMED', 'Y'), fc.array(component, { maxLength: 5 }), fc.option(fc.integer({ min: -10, max: 3_000_000 })), (name, language, category, parameterFormat, components, messageSendTtlSeconds) => {
+        const issues = validateTemplate({ name, language, category, parameterFormat, components, messageSendTtlSeconds });
         for (const i of issues) expect(TEMPLATE_ISSUE_CODES).toContain(i.code);
       }),
     );

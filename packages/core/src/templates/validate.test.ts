@@ -137,10 +137,12 @@ describe('placeholders', () => {
     expect(codes(withBody('Dear customer {{1}} {{2}} your order has shipped today.', ['a', 'b']))).toEqual(['placeholder_adjacent']);
     expect(codes(withBody('Dear customer {{1}}{{2}} your order has shipped today.', ['a', 'b']))).toEqual(['placeholder_adjacent']);
   });
-  it('rejects a placeholder at the very start or end, even behind punctuation', () => {
+  it('rejects a placeholder as the very first or last token; punctuation after it is a token', () => {
     expect(codes(withBody('{{1}}, your order has shipped today.', ['a']))).toEqual(['placeholder_dangling']);
     expect(codes(withBody('Your order has shipped today, {{1}}', ['a']))).toEqual(['placeholder_dangling']);
-    expect(codes(withBody('Your order has shipped today, {{1}}.', ['a']))).toEqual(['placeholder_dangling']);
+    expect(codes(withBody('Your order has shipped today, {{1}}  \n', ['a']))).toEqual(['placeholder_dangling']);
+    // The provider's own example ends "... is {{order_number}}." (templates overview page).
+    expect(codes(withBody('Your order has shipped today, {{1}}.', ['a']))).toEqual([]);
     expect(codes(withBody('Your order has shipped today, {{1}} thanks.', ['a']))).toEqual([]);
   });
   it('rejects too many variables for too little text', () => {
@@ -169,8 +171,9 @@ describe('buttons', () => {
     expect(codes(withButtons(phone))).toEqual([]);
     expect(codes(withButtons(phone, phone))).toEqual(['buttons_type_limit']);
     const copy = { type: 'COPY_CODE' as const, example: 'SAVE10' };
-    expect(codes(withButtons(copy))).toEqual([]);
-    expect(codes(withButtons(copy, copy))).toEqual(['buttons_type_limit']);
+    const marketing = (def: TemplateDefinition) => codes({ ...def, category: 'MARKETING' });
+    expect(marketing(withButtons(copy))).toEqual([]);
+    expect(marketing(withButtons(copy, copy))).toEqual(['buttons_type_limit']);
   });
   it('requires quick replies to be grouped', () => {
     expect(codes(withButtons(qr('A'), qr('B'), url()))).toEqual([]);
@@ -183,7 +186,7 @@ describe('buttons', () => {
     expect(codes(withButtons(url('https://example.com/t/{{1}}')))).toEqual(['example_missing']);
     expect(codes(withButtons({ ...url('https://example.com/{{1}}/x'), example: ['a'] }))).toEqual(['button_invalid']);
     expect(codes(withButtons({ type: 'PHONE_NUMBER', text: 'Call', phone_number: 'call me' }))).toEqual(['button_invalid']);
-    expect(codes(withButtons({ type: 'OTP', otp_type: 'COPY_CODE' }))).toEqual(['button_invalid']);
+    expect(codes(withButtons({ type: 'OTP', otp_type: 'COPY_CODE' }))).toEqual(['button_not_allowed']);
   });
 });
 

@@ -2,8 +2,12 @@ import { isSupportedTemplateLanguage } from './languages';
 import { TEMPLATE_LIMITS } from './limits';
 import { TEMPLATE_NAME_RE } from './placeholders';
 import { COMPONENT_TYPES, PARAMETER_FORMATS, TEMPLATE_CATEGORIES, type TemplateDefinition, type TemplateIssue } from './schema';
-import { checkAuthentication, checkButtons, checkFooter, checkHeader, type Report } from './validate-components';
-import { checkBody } from './validate-text';
+import { checkAuthentication } from './validate-auth';
+import { checkButtons } from './validate-buttons';
+import { checkFooter, checkHeader, checkLimitedTimeOffer } from './validate-components';
+import { checkFields } from './validate-fields';
+import { bodyMax, checkKinds, checkTtl, templateKinds } from './validate-kinds';
+import { checkBody, type Report } from './validate-text';
 
 /**
  * The one template validator: the submit route, `templates.validate` (live UI feedback)
@@ -30,6 +34,7 @@ export function validateTemplate(def: TemplateDefinition): TemplateIssue[] {
   if (!(PARAMETER_FORMATS as readonly string[]).includes(format)) {
     report(['parameterFormat'], 'parameter_format_invalid', `parameterFormat must be ${PARAMETER_FORMATS.join(' or ')}`);
   }
+  checkTtl(def, report);
 
   // Structure: at most one of each component type, exactly one BODY.
   const firstOf = new Map<string, number>();
@@ -38,19 +43,24 @@ export function validateTemplate(def: TemplateDefinition): TemplateIssue[] {
     else firstOf.set(c.type, i);
   });
   if (!firstOf.has('BODY')) report(['components'], 'body_missing', 'A template needs exactly one BODY component');
+  checkFields(def.components, def.category, report);
 
   if (def.category === 'AUTHENTICATION') {
     checkAuthentication(def.components, report);
   } else {
+    const kinds = templateKinds(def.components);
+    const ctx = { category: def.category, parameterFormat: format, limitedTimeOffer: kinds.limitedTimeOffer };
+    checkKinds(def, firstOf, report);
     for (const type of COMPONENT_TYPES) {
       const i = firstOf.get(type);
       if (i === undefined) continue;
       const c = def.components[i]!;
       const path = ['components', i];
-      if (type === 'HEADER') checkHeader(c, format, path, report);
-      if (type === 'BODY') checkBody(c, format, path, report);
+      if (type === 'HEADER') checkHeader(c, format, def.category, path, report);
+      if (type === 'BODY') checkBody(c, format, bodyMax(kinds), path, report);
       if (type === 'FOOTER') checkFooter(c, path, report);
-      if (type === 'BUTTONS') checkButtons(c, path, report);
+      if (type === 'BUTTONS') checkButtons(c, ctx, path, report);
+      if (type === 'LIMITED_TIME_OFFER') checkLimitedTimeOffer(c, path, report);
     }
   }
   // Document order (stable sort): top-level fields, then components by index.

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseProviderEnvelope, publicSummary } from './envelope';
+import { ACCEPTED_ENVELOPE_OBJECTS, parseProviderEnvelope, publicSummary } from './envelope';
 
 const dir = new URL('./fixtures/', import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, dir));
@@ -63,6 +63,47 @@ describe('parseProviderEnvelope topics', () => {
       if (!parsed.ok) expect(parsed.issues.length).toBeGreaterThan(0);
     }
     expect(parseProviderEnvelope('{"object":"page","entry":[]}').summary.object).toBe('page');
+  });
+
+  it('accepts the provider\'s object name and the spec\'s, nothing else', () => {
+    expect(ACCEPTED_ENVELOPE_OBJECTS).toEqual(['whatsapp_business_account', 'messaging_business_account']);
+    const text = JSON.parse(fixture('inbound-text.json').toString());
+    for (const object of ACCEPTED_ENVELOPE_OBJECTS) {
+      expect(parseProviderEnvelope(JSON.stringify({ ...text, object })).summary).toMatchObject({ object, topic: 'messages', messageCount: 1 });
+    }
+    for (const object of ['WHATSAPP_BUSINESS_ACCOUNT', 'page', 'instagram', '']) {
+      expect(parseProviderEnvelope(JSON.stringify({ ...text, object })).summary).toMatchObject({ object, topic: 'invalid_payload' });
+    }
+  });
+
+  it('says why a body is not an envelope, in words an operator can act on', () => {
+    const cases: [string, string[]][] = [
+      ['{"object":"page","entry":[]}', ['the envelope\'s object is "page"; mos reads whatsapp_business_account (and the spec\'s messaging_business_account) deliveries']],
+      ['{"entry":[]}', ['the envelope has no "object"; mos reads whatsapp_business_account (and the spec\'s messaging_business_account) deliveries']],
+      ['{"object":7,"entry":[]}', ['the envelope\'s object is a number, not a name; mos reads whatsapp_business_account (and the spec\'s messaging_business_account) deliveries']],
+      ['[1,2]', ['the body is JSON but not an object (it is an array)']],
+      ['null', ['the body is JSON but not an object (it is null)']],
+      ['{"object":"whatsapp_business_account"}', ['entry is missing']],
+      ['{"object":"whatsapp_business_account","entry":{}}', ['entry is an object, not an array']],
+      ['{"object":"whatsapp_business_account","entry":[{"id":"1"}]}', ['entry[0].changes is missing']],
+      ['{"object":"whatsapp_business_account","entry":[{"id":"","changes":[]}]}', ['entry[0].id is empty']],
+      ['{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"value":{}}, {"field":3}]}]}', ['entry[0].changes[0].field is missing', 'entry[0].changes[1].field is a number, not a string', 'entry[0].changes[1].value is missing']],
+      ['{"object":"page","entry":[{"changes":[]}]}', [expect.stringMatching(/^the envelope's object is "page"/), 'entry[0].id is missing']],
+    ];
+    for (const [body, issues] of cases) {
+      const parsed = parseProviderEnvelope(body);
+      expect(parsed.ok, body).toBe(false);
+      if (!parsed.ok) expect(parsed.issues, body).toEqual(issues);
+    }
+  });
+
+  it('the object name in an issue is cut short and escaped; no other value is ever quoted', () => {
+    const hostile = `evil"\\\u0000\u202e${'x'.repeat(100)}`;
+    const parsed = parseProviderEnvelope(JSON.stringify({ object: hostile, entry: [{ id: 'SECRET-ID-123', changes: [{ field: 'secret-field', value: { from: '16505551234' } }] }] }));
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.issues).toEqual([`the envelope's object is "evil\\"\\\\\\u{0}\\u{202e}${'x'.repeat(32)}" (truncated); mos reads whatsapp_business_account (and the spec's messaging_business_account) deliveries`]);
+    expect(parsed.issues.join(' ')).not.toMatch(/SECRET-ID|secret-field|16505551234|[^\x20-\x7e]/);
   });
 
   it('publicSummary carries exactly the response fields', () => {

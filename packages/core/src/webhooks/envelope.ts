@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeEnvelopeIssues } from './envelope-issues';
 
 /**
  * The provider's webhook envelope and the summary the ingress stores for every request.
@@ -12,7 +13,12 @@ import { z } from 'zod';
 export const WEBHOOK_TOPICS = ['messages', 'message_status', 'unknown', 'invalid_json', 'invalid_payload'] as const;
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 
-export const ENVELOPE_OBJECT = 'messaging_business_account';
+/**
+ * The `object` values mos reads: what the real provider sends (`whatsapp_business_account`,
+ * every example on its webhook reference pages) and the service interface's generic name.
+ */
+export const ACCEPTED_ENVELOPE_OBJECTS = ['whatsapp_business_account', 'messaging_business_account'] as const;
+export type EnvelopeObject = (typeof ACCEPTED_ENVELOPE_OBJECTS)[number];
 
 /**
  * The frame only: object, entries, changes. Per-field values (`messages`, template status
@@ -29,7 +35,7 @@ export const providerEntrySchema = z.looseObject({
 });
 
 export const providerEnvelopeSchema = z.looseObject({
-  object: z.literal(ENVELOPE_OBJECT),
+  object: z.enum(ACCEPTED_ENVELOPE_OBJECTS),
   entry: z.array(providerEntrySchema),
 });
 
@@ -111,19 +117,20 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Parses raw request bytes. Not UTF-8 or not JSON -> `invalid_json`; JSON that is not the
  * envelope -> `invalid_payload` (its `object` is still reported when it is a string).
- * Issues name paths only, never values, so they are safe to log.
+ * Issues are sentences for operators (envelope-issues.ts) naming paths only, never values,
+ * except the `object` name, truncated and escaped; they are safe to log and to store.
  */
 export function parseProviderEnvelope(raw: Buffer | string): EnvelopeParse {
   let data: unknown;
   try {
     data = JSON.parse(typeof raw === 'string' ? raw : utf8.decode(raw));
   } catch {
-    return { ok: false, summary: emptySummary('invalid_json', null), issues: ['body is not UTF-8 JSON'] };
+    return { ok: false, summary: emptySummary('invalid_json', null), issues: ['the body is not UTF-8 JSON'] };
   }
   const parsed = providerEnvelopeSchema.safeParse(data);
   if (!parsed.success) {
     const object = data && typeof data === 'object' && typeof (data as { object?: unknown }).object === 'string' ? (data as { object: string }).object : null;
-    const issues = parsed.error.issues.slice(0, 10).map((i) => `${i.path.join('.') || '(root)'}: ${i.code}`);
+    const issues = describeEnvelopeIssues(data, parsed.error.issues);
     return { ok: false, summary: emptySummary('invalid_payload', object), issues };
   }
   return { ok: true, envelope: parsed.data, summary: summarizeEnvelope(parsed.data) };

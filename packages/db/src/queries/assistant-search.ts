@@ -8,11 +8,13 @@ import { contacts, conversations, messages } from '../schema/index';
  * digits only) and is still passed as a bound parameter.
  */
 
+// The phone number is null for users who hide it (known by user id): coalesced, or the whole
+// document would be null and the contact unfindable by name.
 const contactDocument = sql`to_tsvector('simple',
   coalesce(${contacts.name}, '') || ' ' || coalesce(${contacts.profileName}, '') || ' ' || coalesce(${contacts.email}, '') || ' ' ||
-  ${contacts.phoneNumber} || ' ' || replace(${contacts.phoneNumber}, '+', ''))`;
+  coalesce(${contacts.username}, '') || ' ' || coalesce(${contacts.phoneNumber}, '') || ' ' || replace(coalesce(${contacts.phoneNumber}, ''), '+', ''))`;
 
-/** Contacts whose name, email or phone number matches, best first. */
+/** Contacts whose name, username, email or phone number matches, best first. */
 export async function searchContactIdsFullText(db: DbOrTx, workspaceId: string, tsquery: string, limit: number): Promise<string[]> {
   const q = sql`to_tsquery('simple', ${tsquery})`;
   const rows = await db

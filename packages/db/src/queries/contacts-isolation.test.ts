@@ -5,7 +5,9 @@ import {
   getConversation, getMessageByProviderId, insertMessage, listContactConversations, listContactMessages, listContactStatuses,
   listContacts, loadAssistantContext, purgeEnvelopeBodiesBefore, purgeMessageContentBefore, recordMessageStatus,
   removeContactMessageContent, searchContactIdsFullText, searchContacts, searchMessagesFullText, touchConversationInbound,
-  updateContact, upsertContactFromInbound, upsertWorkspace,
+  updateContact, upsertContactFromInbound, upsertWorkspace, resolveContact, upsertReaction, listMessageReactions, listContactReactions,
+  recordRevision, applyMessageRevisions, listMessageRevisions, getIdentityChange, recordIdentityChange, findContactBy, setContactIdentifiers,
+  markIdentityChanged, mergeContacts, findEnvelopesNamingContact, listContactIdentityChanges,
 } from './index';
 import { webhookEvents } from '../schema/index';
 
@@ -27,6 +29,11 @@ describe('cross-workspace isolation of the contact query functions', () => {
     conversationA = (await touchConversationInbound(tdb.db, a, contactA, at)).id;
     await insertMessage(tdb.db, a, { conversationId: conversationA, contactId: contactA, direction: 'inbound', providerMessageId: 'wamid.a', type: 'text', body: 'refund please', sentAt: at });
     await recordMessageStatus(tdb.db, a, { providerMessageId: 'wamid.o', status: 'read', occurredAt: at, contactId: contactA });
+    await resolveContact(tdb.db, a, { phoneNumber: '+16505551234', userId: 'user.a' }, { at });
+    await upsertReaction(tdb.db, a, { reactedToMessageId: 'wamid.o', contactId: contactA, providerMessageId: 'wamid.r', emoji: '👍', occurredAt: at });
+    await recordRevision(tdb.db, a, { kind: 'edit', providerMessageId: 'wamid.e', messageProviderId: 'wamid.a', contactId: contactA, occurredAt: later, content: { kind: 'text', body: 'refund now' }, text: 'refund now' });
+    await applyMessageRevisions(tdb.db, a, 'wamid.a');
+    await recordIdentityChange(tdb.db, a, { contactId: contactA, providerMessageId: 'wamid.s', change: 'identity_changed', occurredAt: at });
     const body = Buffer.from('{"from":"16505551234"}');
     await tdb.db.insert(webhookEvents).values({
       id: 'evt_a', workspaceId: a, source: 'messaging', topic: 'messages', requestId: 'r', signatureValid: true, headers: {}, query: {},
@@ -48,8 +55,22 @@ describe('cross-workspace isolation of the contact query functions', () => {
     expect(await searchContactIdsFullText(tdb.db, b, 'sheena:*', 5)).toEqual([]);
     expect(await searchMessagesFullText(tdb.db, b, 'refund:*', 5)).toEqual([]);
     expect(await loadAssistantContext(tdb.db, b, [contactA], 5)).toEqual([]);
+    expect(await listMessageReactions(tdb.db, b, ['wamid.o'])).toEqual([]);
+    expect(await listContactReactions(tdb.db, b, contactA)).toEqual([]);
+    expect(await listMessageRevisions(tdb.db, b, 'wamid.a')).toEqual([]);
+    expect(await getIdentityChange(tdb.db, b, 'wamid.s')).toBeUndefined();
+    expect(await listContactIdentityChanges(tdb.db, b, contactA)).toEqual([]);
+    expect(await findContactBy(tdb.db, b, { userId: 'user.a' })).toBeUndefined();
+    expect(await findContactBy(tdb.db, b, { phoneNumber: '+16505551234' })).toBeUndefined();
+    expect(await findEnvelopesNamingContact(tdb.db, b, { phoneNumber: '+16505551234', providerUserId: 'user.a' })).toEqual([]);
+    expect(await applyMessageRevisions(tdb.db, b, 'wamid.a')).toBeUndefined();
     // ...while workspace A finds them.
     expect(await searchContactIdsFullText(tdb.db, a, 'sheena:*', 5)).toEqual([contactA]);
+    // A user who hides their number (no phone) is still found by name and username.
+    const hidden = await resolveContact(tdb.db, a, { phoneNumber: null, userId: 'user.p', profileName: 'Pablo M.', username: '@pablomorales' }, { at });
+    expect(await searchContactIdsFullText(tdb.db, a, 'pablo:*', 5)).toEqual([hidden.id]);
+    expect(await searchContactIdsFullText(tdb.db, a, 'pablomorales:*', 5)).toEqual([hidden.id]);
+    expect(await searchContactIdsFullText(tdb.db, b, 'pablo:*', 5)).toEqual([]);
     expect(await findEnvelopesNamingPhone(tdb.db, a, '+16505551234')).toHaveLength(1);
   });
 
@@ -62,9 +83,20 @@ describe('cross-workspace isolation of the contact query functions', () => {
     expect(await purgeMessageContentBefore(tdb.db, b, later, 100, later)).toBe(0);
     expect(await purgeEnvelopeBodiesBefore(tdb.db, b, later, 100, later)).toBe(0);
     expect(await deleteStatusesBefore(tdb.db, b, later, 100)).toBe(0);
+    await setContactIdentifiers(tdb.db, b, contactA, { phoneNumber: '+15550000000', userId: 'user.b' });
+    await markIdentityChanged(tdb.db, b, contactA, later);
+    await expect(mergeContacts(tdb.db, b, contactA, 'ctr_other')).rejects.toThrow(/both contacts must exist/);
+    // Resolving the same identity in B makes B's own contact, never A's.
+    const inB = await resolveContact(tdb.db, b, { phoneNumber: '+16505551234', userId: 'user.a' }, { at });
+    expect(inB.id).not.toBe(contactA);
 
-    expect(await getContact(tdb.db, a, contactA)).toMatchObject({ name: 'Sheena', phoneNumber: '+16505551234', subscriberStatus: 'subscribed' });
-    expect(await getMessageByProviderId(tdb.db, a, 'wamid.a')).toMatchObject({ body: 'refund please' });
+    expect(await getContact(tdb.db, a, contactA)).toMatchObject({
+      name: 'Sheena', phoneNumber: '+16505551234', providerUserId: 'user.a', subscriberStatus: 'subscribed', identityChangedAt: null,
+    });
+    expect(await getMessageByProviderId(tdb.db, a, 'wamid.a')).toMatchObject({ body: 'refund now' });
+    expect(await listMessageReactions(tdb.db, a, ['wamid.o'])).toHaveLength(1);
+    expect((await listMessageRevisions(tdb.db, a, 'wamid.a')).map((r) => r.text)).toEqual(['refund please', 'refund now']);
+    expect(await getIdentityChange(tdb.db, a, 'wamid.s')).toBeDefined();
     expect((await getConversation(tdb.db, a, conversationA))!.windowExpiresAt).toEqual(new Date(at.getTime() + 86_400_000));
     expect(await listContactStatuses(tdb.db, a, contactA)).toHaveLength(1);
     expect(await findEnvelopesNamingPhone(tdb.db, a, '+16505551234')).toHaveLength(1);

@@ -1,37 +1,22 @@
 import { and, asc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
-import { newId, type OptKeyword, type SubscriberStatus } from '@mos/core';
+import { newId, type OptKeyword, type SubscriberStatus, type SubscriberStatusSource } from '@mos/core';
 import type { DbOrTx } from '../client';
 import { contacts } from '../schema/index';
+import { resolveContact } from './contact-identity';
 
 export type ContactRow = typeof contacts.$inferSelect;
 
 /**
- * Upserts the sender of an inbound message by phone number (E.164). The first profile name
- * seeds `name`; later profile names only update `profile_name`, and only when they are at
- * least as recent as the last inbound message seen, so a replayed old message never rolls
- * the profile back.
+ * Upserts the sender of an inbound message by phone number (E.164); see `resolveContact`
+ * for the rules (the first profile name seeds `name`; later ones only update `profile_name`,
+ * and only when at least as recent as the last inbound message).
  */
 export async function upsertContactFromInbound(
   db: DbOrTx,
   workspaceId: string,
   input: { phoneNumber: string; profileName?: string | null; at: Date },
 ): Promise<ContactRow> {
-  const profileName = input.profileName?.trim() || null;
-  const [row] = await db
-    .insert(contacts)
-    .values({ id: newId('contact'), workspaceId, phoneNumber: input.phoneNumber, name: profileName, profileName, lastInboundAt: input.at })
-    .onConflictDoUpdate({
-      target: [contacts.workspaceId, contacts.phoneNumber],
-      set: {
-        profileName: sql`CASE WHEN ${contacts.lastInboundAt} IS NULL OR excluded.last_inbound_at >= ${contacts.lastInboundAt}
-          THEN coalesce(excluded.profile_name, ${contacts.profileName}) ELSE ${contacts.profileName} END`,
-        name: sql`coalesce(${contacts.name}, excluded.name)`,
-        lastInboundAt: sql`greatest(${contacts.lastInboundAt}, excluded.last_inbound_at)`,
-        updatedAt: sql`now()`,
-      },
-    })
-    .returning();
-  return row!;
+  return resolveContact(db, workspaceId, { phoneNumber: input.phoneNumber, userId: null, profileName: input.profileName }, { at: input.at, inbound: true });
 }
 
 /** The contact for a phone number, created bare (no name) when unknown; e.g. a status recipient. */
@@ -47,8 +32,10 @@ export async function ensureContact(db: DbOrTx, workspaceId: string, phoneNumber
 }
 
 /**
- * Applies an opt-out/opt-in keyword sent at `at`. Ignored when a later decision exists
- * (replays, out-of-order deliveries) and never lifts `blocked`. Returns the row when changed.
+ * Applies the contact's own opt-out/opt-in made at `at`: a keyword (typed, or a quick-reply or
+ * interactive button), or a stop/resume in the provider's app (`provider_preference`).
+ * Ignored when a later decision exists, whoever made it (replays, out-of-order deliveries),
+ * and never lifts `blocked`. Returns the row when changed.
  */
 export async function applySubscriberKeyword(
   db: DbOrTx,
@@ -56,11 +43,12 @@ export async function applySubscriberKeyword(
   contactId: string,
   keyword: OptKeyword,
   at: Date,
+  source: Exclude<SubscriberStatusSource, 'operator'> = 'keyword',
 ): Promise<ContactRow | undefined> {
   const next: SubscriberStatus = keyword === 'stop' ? 'unsubscribed' : 'subscribed';
   const [row] = await db
     .update(contacts)
-    .set({ subscriberStatus: next, subscriberStatusAt: at, updatedAt: sql`now()` })
+    .set({ subscriberStatus: next, subscriberStatusAt: at, subscriberStatusSource: source, updatedAt: sql`now()` })
     .where(
       and(
         eq(contacts.workspaceId, workspaceId),
@@ -93,7 +81,7 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Keyset page ordered by id (ids sort by creation time), optionally filtered by a search
- * over phone number, name, profile name and email. `cursor` is the last id of the previous page.
+ * over phone number, name, profile name, email, username and provider user id. `cursor` is the last id of the previous page.
  */
 export async function searchContacts(
   db: DbOrTx,
@@ -112,6 +100,8 @@ export async function searchContacts(
         ilike(contacts.name, pattern),
         ilike(contacts.profileName, pattern),
         ilike(contacts.email, pattern),
+        ilike(contacts.username, pattern),
+        ilike(contacts.providerUserId, pattern),
         ...(digits.length >= 3 && digits.length !== term.length ? [ilike(contacts.phoneNumber, `%${digits}%`)] : []),
       )!,
     );
@@ -134,6 +124,7 @@ export async function updateContact(db: DbOrTx, workspaceId: string, contactId: 
   if (patch.subscriberStatus !== undefined) {
     set.subscriberStatus = patch.subscriberStatus;
     set.subscriberStatusAt = now;
+    set.subscriberStatusSource = 'operator';
   }
   const [row] = await db.update(contacts).set(set).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId))).returning();
   return row;

@@ -1,7 +1,10 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import { newId, type DeliveryStatus } from '@mos/core';
+import {
+  DELIVERY_STATUS_RANK, newId, type DeliveryStatus, type MessageContent, type MessageContext, type MessageReferral, type ProviderError,
+} from '@mos/core';
 import type { DbOrTx } from '../client';
 import { messages, messageStatuses } from '../schema/index';
+import { applyMessageRevisions } from './message-revisions';
 
 export type MessageRow = typeof messages.$inferSelect;
 export type MessageStatusRow = typeof messageStatuses.$inferSelect;
@@ -18,13 +21,17 @@ export interface NewMessage {
   caption?: string | null;
   contextMessageId?: string | null;
   payload?: Record<string, unknown> | null;
+  content?: MessageContent | null;
+  context?: MessageContext | null;
+  referral?: MessageReferral | null;
+  errors?: ProviderError[] | null;
   sentAt: Date;
 }
 
 /**
  * Stores a message once per provider message id. A replay or retry finds the existing row
- * and changes nothing (content may since have been erased or purged; it must not come
- * back). Statuses that arrived before the message join it here.
+ * and changes nothing (content may since have been erased, purged or revoked; it must not
+ * come back). Statuses, edits and a revoke that arrived before the message join it here.
  */
 export async function insertMessage(db: DbOrTx, workspaceId: string, input: NewMessage): Promise<{ message: MessageRow; created: boolean }> {
   const [inserted] = await db
@@ -33,8 +40,9 @@ export async function insertMessage(db: DbOrTx, workspaceId: string, input: NewM
     .onConflictDoNothing({ target: [messages.workspaceId, messages.providerMessageId] })
     .returning();
   if (inserted) {
+    const revised = await applyMessageRevisions(db, workspaceId, input.providerMessageId);
     const joined = await reconcileMessageStatus(db, workspaceId, input.providerMessageId);
-    return { message: joined ?? inserted, created: true };
+    return { message: joined ?? revised ?? inserted, created: true };
   }
   const [row] = await db
     .select()
@@ -53,6 +61,10 @@ export interface NewStatus {
   errorDetails?: string | null;
   providerConversationId?: string | null;
   pricingCategory?: string | null;
+  pricingBillable?: boolean | null;
+  pricingModel?: string | null;
+  pricingType?: string | null;
+  callbackData?: string | null;
 }
 
 /**
@@ -74,21 +86,26 @@ export async function recordMessageStatus(
   return { inserted: rows.length > 0, message };
 }
 
+const RANKS = Object.entries(DELIVERY_STATUS_RANK);
+/** `CASE status WHEN 'sent' THEN 1 ... END` and back, from core's one table of ranks. */
+const rankOfStatus = sql.raw(`CASE status ${RANKS.map(([s, r]) => `WHEN '${s}' THEN ${r}`).join(' ')} ELSE 0 END`);
+const statusOfRank = (rank: string) => sql.raw(`CASE ${rank} ${RANKS.map(([s, r]) => `WHEN ${r} THEN '${s}'`).join(' ')} ELSE m.status END`);
+
 /**
  * Recomputes a message's current status from its history. Monotonic: the rank only rises
- * (sent 1 < delivered 2 < read 3), so a late or duplicate `sent` never overrides `read`,
- * and purged history never lowers it. Failure is kept apart (first failure time and code).
+ * (sent 1 < delivered 2 < read 3 < played 4), so a late or duplicate `sent` never overrides
+ * `read`, and purged history never lowers it. Failure is kept apart (first failure time and code).
  */
 export async function reconcileMessageStatus(db: DbOrTx, workspaceId: string, providerMessageId: string): Promise<MessageRow | undefined> {
   const updated = await db.execute<{ id: string }>(sql`
     UPDATE messages m SET
       status_rank = greatest(m.status_rank, h.rank),
-      status = CASE greatest(m.status_rank, h.rank) WHEN 1 THEN 'sent' WHEN 2 THEN 'delivered' WHEN 3 THEN 'read' ELSE m.status END,
+      status = ${statusOfRank('greatest(m.status_rank, h.rank)')},
       failed_at = least(m.failed_at, h.failed_at),
       error_code = CASE WHEN h.failed_at IS NOT NULL AND (m.failed_at IS NULL OR h.failed_at <= m.failed_at) THEN h.error_code ELSE m.error_code END,
       updated_at = now()
     FROM (
-      SELECT coalesce(max(CASE status WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 ELSE 0 END), 0) AS rank,
+      SELECT coalesce(max(${rankOfStatus}), 0) AS rank,
              min(occurred_at) FILTER (WHERE status = 'failed') AS failed_at,
              (array_agg(error_code ORDER BY occurred_at) FILTER (WHERE status = 'failed'))[1] AS error_code
         FROM message_statuses

@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import { envelopePhoneNeedles } from '@mos/core';
+import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { envelopeIdentityNeedles } from '@mos/core';
 import type { DbOrTx } from '../client';
-import { contacts, messages, webhookEvents } from '../schema/index';
+import { contactIdentityChanges, contacts, messageReactions, messageRevisions, messages, webhookEvents } from '../schema/index';
+import { REMOVED_CONTENT } from './message-revisions';
 
 export interface EnvelopeRef {
   id: string;
@@ -15,7 +16,17 @@ export interface EnvelopeRef {
  * some deliveries (invalid signatures, unparseable bodies) tie to a person.
  */
 export async function findEnvelopesNamingPhone(db: DbOrTx, workspaceId: string, phoneE164: string): Promise<EnvelopeRef[]> {
-  const needles = envelopePhoneNeedles(phoneE164);
+  return findEnvelopesNamingContact(db, workspaceId, { phoneNumber: phoneE164, providerUserId: null });
+}
+
+/** The same scan for a contact's phone number and/or business-scoped user id. */
+export async function findEnvelopesNamingContact(
+  db: DbOrTx,
+  workspaceId: string,
+  contact: { phoneNumber: string | null; providerUserId: string | null },
+): Promise<EnvelopeRef[]> {
+  const needles = envelopeIdentityNeedles(contact);
+  if (needles.length === 0) return [];
   const match = sql.join(
     needles.map((n) => sql`position(convert_to(${n}, 'UTF8') in ${webhookEvents.rawBody}) > 0`),
     sql` OR `,
@@ -38,22 +49,41 @@ export async function redactEnvelopeBodies(db: DbOrTx, workspaceId: string, ids:
   return rows.length;
 }
 
-/** Removes message content (text, caption, media reference, reply payload); rows stay for counts. */
+/**
+ * Removes message content (text, caption, media reference, reply payload, typed content,
+ * context, referral) of the contact's messages, every stored version of them (edits) and
+ * the contact's reactions; message rows stay for counts. Returns the number of messages.
+ */
 export async function removeContactMessageContent(db: DbOrTx, workspaceId: string, contactId: string, now: Date): Promise<number> {
   const rows = await db
     .update(messages)
-    .set({ body: null, caption: null, mediaId: null, payload: null, contentRemovedAt: sql`coalesce(${messages.contentRemovedAt}, ${now})`, updatedAt: now })
+    .set({ ...REMOVED_CONTENT, contentRemovedAt: sql`coalesce(${messages.contentRemovedAt}, ${now})`, updatedAt: now })
     .where(and(eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)))
     .returning({ id: messages.id });
+  const own = db.select({ id: messages.providerMessageId }).from(messages).where(and(eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)));
+  await db
+    .update(messageRevisions)
+    .set({ content: null, text: null })
+    .where(and(eq(messageRevisions.workspaceId, workspaceId), or(eq(messageRevisions.contactId, contactId), inArray(messageRevisions.messageProviderId, own))));
+  await db.delete(messageReactions).where(and(eq(messageReactions.workspaceId, workspaceId), eq(messageReactions.contactId, contactId)));
   return rows.length;
 }
 
-/** Replaces the identifying fields of a contact; the id, status and timestamps stay for aggregates. */
+/**
+ * Replaces the identifying fields of a contact (phone number by the token; user id, username,
+ * country, names, email and external id nulled) and deletes its recorded identity changes
+ * (old numbers and user ids); the id, status and timestamps stay for aggregates.
+ */
 export async function anonymizeContactRow(db: DbOrTx, workspaceId: string, contactId: string, token: string, now: Date): Promise<boolean> {
   const rows = await db
     .update(contacts)
-    .set({ phoneNumber: token, name: null, profileName: null, email: null, externalReferenceId: null, anonymizedAt: now, updatedAt: now })
+    .set({
+      phoneNumber: token, providerUserId: null, username: null, countryCode: null, name: null, profileName: null, email: null,
+      externalReferenceId: null, anonymizedAt: now, updatedAt: now,
+    })
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId)))
     .returning({ id: contacts.id });
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  await db.delete(contactIdentityChanges).where(and(eq(contactIdentityChanges.workspaceId, workspaceId), eq(contactIdentityChanges.contactId, contactId)));
+  return true;
 }

@@ -21,16 +21,41 @@ export async function listRetentionWorkspaces(db: DbOrTx): Promise<{ workspaceId
 
 const count = (res: { rowCount: number | null }) => res.rowCount ?? 0;
 
-/** Message content (text, caption, media reference, reply payload) of messages sent before `cutoff`. */
+/**
+ * Message content (text, caption, media reference, reply payload, typed content, context,
+ * referral) of messages sent before `cutoff`, with the stored versions of those messages
+ * (edits) and the reactions to them. Each call also clears up to `limit` versions and
+ * reactions older than `cutoff` that belong to messages we never stored; any left over go
+ * with the next batch or the next day's run. Returns the number of messages.
+ */
 export async function purgeMessageContentBefore(db: DbOrTx, workspaceId: string, cutoff: Date, limit: number, now: Date): Promise<number> {
-  return count(
-    await db.execute(sql`
-      UPDATE messages SET body = NULL, caption = NULL, media_id = NULL, payload = NULL, content_removed_at = ${now}, updated_at = ${now}
+  const res = await db.execute<{ n: number }>(sql`
+    WITH purged AS (
+      UPDATE messages SET body = NULL, caption = NULL, media_id = NULL, payload = NULL, content = NULL, context = NULL, referral = NULL,
+             content_removed_at = ${now}, updated_at = ${now}
        WHERE id IN (
          SELECT id FROM messages
           WHERE workspace_id = ${workspaceId} AND sent_at < ${cutoff} AND content_removed_at IS NULL
-          ORDER BY sent_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)`),
-  );
+          ORDER BY sent_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING provider_message_id
+    ), versions AS (
+      UPDATE message_revisions SET content = NULL, text = NULL
+       WHERE workspace_id = ${workspaceId} AND (content IS NOT NULL OR text IS NOT NULL)
+         AND (message_provider_id IN (SELECT provider_message_id FROM purged)
+              OR id IN (SELECT id FROM message_revisions
+                         WHERE workspace_id = ${workspaceId} AND occurred_at < ${cutoff} AND (content IS NOT NULL OR text IS NOT NULL)
+                         ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED))
+      RETURNING 1
+    ), reactions AS (
+      DELETE FROM message_reactions
+       WHERE workspace_id = ${workspaceId}
+         AND (reacted_to_message_id IN (SELECT provider_message_id FROM purged)
+              OR id IN (SELECT id FROM message_reactions WHERE workspace_id = ${workspaceId} AND occurred_at < ${cutoff}
+                         ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED))
+      RETURNING 1
+    )
+    SELECT count(*)::int AS n FROM purged`);
+  return res.rows[0]?.n ?? 0;
 }
 
 /** Raw bodies of stored webhook envelopes received before `cutoff` (the row and its metadata stay). */

@@ -5,7 +5,7 @@ import { templates } from '../schema/index';
 
 export type TemplateRow = typeof templates.$inferSelect;
 type Values = typeof templates.$inferInsert;
-export type TemplateFields = Pick<Values, 'name' | 'language' | 'category' | 'parameterFormat' | 'components'>;
+export type TemplateFields = Pick<Values, 'name' | 'language' | 'category' | 'parameterFormat' | 'components' | 'messageSendTtlSeconds'>;
 export type TemplatePatch = Partial<TemplateFields & Pick<Values, 'status' | 'providerTemplateId' | 'rejectionReason'>>;
 
 /** Most recently updated first (ties broken by id so paging is stable). */

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { customType, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { MessageContent, MessageContext, MessageReferral, ProviderError } from '@mos/core';
 import { createdAt, tstz, updatedAt, workspaceId } from './columns';
 import { contacts } from './contacts';
 import { conversations } from './conversations';
@@ -9,8 +10,11 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**
  * One message in a conversation, unique per workspace by the provider's message id.
- * Content (body, caption, media id) is personal data: GDPR erasure and retention null it
- * and set `content_removed_at`, keeping the row so counts and statuses survive.
+ * `content` keeps everything the provider sent, typed by kind (core `MessageContent`);
+ * body, caption and media columns repeat its searchable parts. Content (all of those, plus
+ * context, referral and payload) is personal data: GDPR erasure, retention and the
+ * customer's own revoke null it and set `content_removed_at`, keeping the row so counts and
+ * statuses survive. An edit replaces the content; earlier versions are in `message_revisions`.
  */
 export const messages = pgTable(
   'messages',
@@ -36,9 +40,21 @@ export const messages = pgTable(
     contextMessageId: text('context_message_id'),
     /** Structured non-text content (button or list reply ids). */
     payload: jsonb('payload').$type<Record<string, unknown>>(),
+    /** The whole current content, by kind (text, media, location, contacts, interactive, order, ...). */
+    content: jsonb('content').$type<MessageContent>(),
+    /** Reply-to, forwarded flags, referred product. */
+    context: jsonb('context').$type<MessageContext>(),
+    /** The click-to-chat ad or post that started the conversation. */
+    referral: jsonb('referral').$type<MessageReferral>(),
+    /** Message-level provider errors (an `unsupported` message carries why). */
+    errors: jsonb('errors').$type<ProviderError[]>(),
+    /** When the latest applied edit was made (null: never edited). */
+    editedAt: tstz('edited_at'),
+    /** When the customer deleted the message; its content is removed then. */
+    revokedAt: tstz('revoked_at'),
     /** The provider's timestamp for the message. */
     sentAt: tstz('sent_at').notNull(),
-    /** Highest of sent < delivered < read seen so far; failure is tracked apart. */
+    /** Highest of sent < delivered < read < played seen so far; failure is tracked apart. */
     status: text('status'),
     statusRank: integer('status_rank').notNull().default(0),
     failedAt: tstz('failed_at'),
@@ -74,7 +90,7 @@ export const messageStatuses = pgTable(
     providerMessageId: text('provider_message_id').notNull(),
     /** The recipient, resolved to a contact (the phone number itself is not kept here). */
     contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
-    /** sent | delivered | read | failed */
+    /** sent | delivered | read | played | failed */
     status: text('status').notNull(),
     occurredAt: tstz('occurred_at').notNull(),
     errorCode: integer('error_code'),
@@ -82,6 +98,13 @@ export const messageStatuses = pgTable(
     errorDetails: text('error_details'),
     providerConversationId: text('provider_conversation_id'),
     pricingCategory: text('pricing_category'),
+    pricingBillable: boolean('pricing_billable'),
+    /** CBP | PMP ... */
+    pricingModel: text('pricing_model'),
+    /** regular | free_customer_service | free_entry_point ... */
+    pricingType: text('pricing_type'),
+    /** `biz_opaque_callback_data` we attached when sending. */
+    callbackData: text('callback_data'),
     createdAt: createdAt(),
   },
   (t) => [

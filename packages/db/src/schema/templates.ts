@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, workspaceId } from './columns';
 import { workspaces } from './workspaces';
 
@@ -21,6 +21,8 @@ export const templates = pgTable(
     parameterFormat: text('parameter_format', { enum: ['POSITIONAL', 'NAMED'] }).notNull().default('POSITIONAL'),
     /** The provider's component array, exactly as it will be submitted. */
     components: jsonb('components').$type<unknown[]>().notNull().default([]),
+    /** The provider's top-level `message_send_ttl_seconds`, sent on create/edit when set. */
+    messageSendTtlSeconds: integer('message_send_ttl_seconds'),
     providerTemplateId: text('provider_template_id'),
     rejectionReason: text('rejection_reason'),
     createdAt: createdAt(),

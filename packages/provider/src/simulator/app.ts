@@ -1,6 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { validateTemplate } from '@mos/core';
+import { componentsSchema, validateTemplate, type TemplateComponent } from '@mos/core';
 import * as E from './graph-errors';
 import { type SimStore, type SimTemplate } from './store';
 import { deliverWebhook, templateStatusEnvelope, type WebhookTarget } from './webhook';
@@ -23,27 +23,33 @@ const param = (v: string | string[] | undefined): string => (Array.isArray(v) ? 
 const send = (res: Response, e: E.GraphError) => res.status(e.status).json(e.body);
 const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
 
-/** The provider accepts lower-case enum spellings ("body", "quick_reply"); rules are written upper case. */
-function normalizeComponents(components: unknown[]): unknown[] {
-  return components.map((c) => {
-    if (typeof c !== 'object' || c === null) return c;
-    const comp = { ...(c as Record<string, unknown>) };
-    comp.type = upper(comp.type);
-    if (comp.format !== undefined) comp.format = upper(comp.format);
-    if (Array.isArray(comp.buttons)) comp.buttons = comp.buttons.map((b) => (typeof b === 'object' && b ? { ...b, type: upper((b as { type?: unknown }).type) } : b));
-    return comp;
-  });
-}
-
 const createBody = z.object({
   name: z.string(),
   language: z.string(),
   category: z.string(),
   parameter_format: z.string().optional(),
   components: z.array(z.unknown()),
+  message_send_ttl_seconds: z.number().int().optional(),
 });
 
-const editBody = z.object({ category: z.string().optional(), parameter_format: z.string().optional(), components: z.array(z.unknown()) });
+const editBody = z.object({
+  category: z.string().optional(),
+  parameter_format: z.string().optional(),
+  components: z.array(z.unknown()),
+  message_send_ttl_seconds: z.number().int().optional(),
+});
+
+/**
+ * Components through the same strict schema our API uses: the provider's lower-case
+ * spellings ("body", "quick_reply") come out upper case, and a field nobody documents is
+ * refused by name instead of being dropped. Returns the parsed components or the error.
+ */
+function parseComponents(raw: unknown[]): { components: TemplateComponent[] } | { error: E.GraphError } {
+  const parsed = componentsSchema.safeParse(raw);
+  if (parsed.success) return { components: parsed.data };
+  const details = parsed.error.issues.map((i) => `components.${i.path.join('.')}: ${i.message}`).join('; ');
+  return { error: E.invalidParam(details) };
+}
 
 /**
  * Behaves like the provider for the calls we make: template create/list on a business
@@ -96,16 +102,30 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
   api.post('/:wabaId/message_templates', (req, res) => {
     const wabaId = param(req.params.wabaId);
     if (!knownWaba(wabaId)) return send(res, E.unknownObject(wabaId));
+    store.templateRequests.push({ kind: 'create', target: wabaId, body: req.body });
     const parsed = createBody.safeParse(req.body ?? {});
     if (!parsed.success) return send(res, E.missingParam(String(parsed.error.issues[0]?.path[0] ?? 'name')));
     const b = parsed.data;
-    const components = normalizeComponents(b.components);
+    const comps = parseComponents(b.components);
+    if ('error' in comps) return send(res, comps.error);
+    const { components } = comps;
     const parameterFormat = upper(b.parameter_format ?? 'POSITIONAL') as string;
     const category = upper(b.category) as string;
-    const issues = validateTemplate({ name: b.name, language: b.language, category, parameterFormat, components } as never) as { code: string; message: string }[];
+    const ttl = b.message_send_ttl_seconds;
+    const issues = validateTemplate({ name: b.name, language: b.language, category, parameterFormat, components, messageSendTtlSeconds: ttl });
     if (issues.length > 0) return send(res, E.templateRejected(issues));
     if (store.find(wabaId, b.name, b.language)) return send(res, E.duplicateTemplate(b.name, b.language));
-    const t: SimTemplate = { id: store.newTemplateId(), wabaId, name: b.name, language: b.language, category, parameter_format: parameterFormat, components, status: 'PENDING' };
+    const t: SimTemplate = {
+      id: store.newTemplateId(),
+      wabaId,
+      name: b.name,
+      language: b.language,
+      category,
+      parameter_format: parameterFormat,
+      components,
+      ...(ttl === undefined ? {} : { message_send_ttl_seconds: ttl }),
+      status: 'PENDING',
+    };
     store.templates.set(t.id, t);
     res.json({ id: t.id, status: t.status, category: t.category });
   });
@@ -114,16 +134,20 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
     const id = param(req.params.templateId);
     const t = store.templates.get(id);
     if (!t || !knownWaba(t.wabaId)) return send(res, E.unknownObject(id));
+    store.templateRequests.push({ kind: 'edit', target: id, body: req.body });
     if (t.status === 'PENDING') return send(res, E.notEditable(t.status));
     const parsed = editBody.safeParse(req.body ?? {});
     if (!parsed.success) return send(res, E.missingParam(String(parsed.error.issues[0]?.path[0] ?? 'components')));
-    const components = normalizeComponents(parsed.data.components);
+    const comps = parseComponents(parsed.data.components);
+    if ('error' in comps) return send(res, comps.error);
+    const { components } = comps;
     const category = upper(parsed.data.category ?? t.category) as string;
     const parameterFormat = upper(parsed.data.parameter_format ?? t.parameter_format) as string;
-    const issues = validateTemplate({ name: t.name, language: t.language, category, parameterFormat, components } as never) as { code: string; message: string }[];
+    const ttl = parsed.data.message_send_ttl_seconds ?? t.message_send_ttl_seconds;
+    const issues = validateTemplate({ name: t.name, language: t.language, category, parameterFormat, components, messageSendTtlSeconds: ttl });
     if (issues.length > 0) return send(res, E.templateRejected(issues));
     // An edit goes back into review under the same id.
-    Object.assign(t, { category, parameter_format: parameterFormat, components, status: 'PENDING' as const, rejected_reason: undefined });
+    Object.assign(t, { category, parameter_format: parameterFormat, components, message_send_ttl_seconds: ttl, status: 'PENDING' as const, rejected_reason: undefined });
     res.json({ success: true });
   });
 

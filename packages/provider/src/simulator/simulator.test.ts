@@ -13,7 +13,7 @@ const SECRET = 'whsec-test-secret';
 const WABA = '102290129340398';
 const auth = { wabaId: WABA, accessToken: TOKEN };
 // The provider's own example, copied into the repo by the webhook pipeline.
-const fixture = JSON.parse(readFileSync(new URL('../../../core/src/webhooks/fixtures/template-approved.json', import.meta.url), 'utf8'));
+const fixture = JSON.parse(readFileSync(new URL('../../../core/src/webhooks/fixtures/provider-docs/message_template_status_update_approved.json', import.meta.url), 'utf8'));
 
 interface Received {
   raw: Buffer;
@@ -65,8 +65,9 @@ describe('provider simulator', () => {
     expect(verifyProviderSignature({ rawBody: raw, header: headers['x-hub-signature-256'] as string, secret: SECRET })).toEqual({ ok: true });
     expect(headers['x-provider-delivery-id']).toBe(delivered!.deliveryId);
     const envelope = JSON.parse(raw.toString('utf8'));
-    // Same keys as the provider's fixture, with this template's values.
+    // Same keys as the provider's published example (fixtures/provider-docs README), with this template's values.
     expect(Object.keys(envelope).sort()).toEqual(Object.keys(fixture).sort());
+    expect(Object.keys(envelope.entry[0]).sort()).toEqual(Object.keys(fixture.entry[0]).sort());
     expect(Object.keys(envelope.entry[0].changes[0].value).sort()).toEqual(Object.keys(fixture.entry[0].changes[0].value).sort());
     expect(envelope).toMatchObject({
       object: fixture.object,

@@ -10,8 +10,17 @@ export interface SimTemplate {
   category: string;
   parameter_format: string;
   components: unknown[];
+  message_send_ttl_seconds?: number;
   status: SimTemplateStatus;
   rejected_reason?: string;
+}
+
+/** A template create or edit request exactly as the simulator received it (parsed JSON). */
+export interface SimTemplateRequest {
+  kind: 'create' | 'edit';
+  /** The business account id (create) or the template id (edit) from the path. */
+  target: string;
+  body: unknown;
 }
 
 export interface SimMessage {
@@ -23,13 +32,16 @@ export interface SimMessage {
 }
 
 /**
- * The simulator's memory: templates per business account in creation order, sent messages,
+ * The simulator's memory: templates per business account in creation order, the template
+ * requests as received (so tests can check nothing was lost on the way), sent messages,
  * and injected faults. Ids are numeric strings below 2^53 because the provider's webhook
  * carries `message_template_id` as a JSON number.
  */
 export class SimStore {
   readonly templates = new Map<string, SimTemplate>();
   readonly messages: SimMessage[] = [];
+  /** Every template create/edit request body as received, accepted or not, in order. */
+  readonly templateRequests: SimTemplateRequest[] = [];
   private faults: number[] = [];
 
   newTemplateId(): string {

@@ -9,10 +9,14 @@ export interface WebhookTarget {
   now?: () => Date;
 }
 
-/** The `message_template_status_update` envelope, in the shape of the provider's webhook. */
+/**
+ * The `message_template_status_update` envelope, in the shape of the provider's webhook,
+ * including its `object` name (`whatsapp_business_account`, as every example on the provider's
+ * webhook reference pages; docs/provider-reference/SOURCES.md), so tests see what mos really receives.
+ */
 export function templateStatusEnvelope(t: SimTemplate, event: string, reason: string, now: Date): Record<string, unknown> {
   return {
-    object: 'messaging_business_account',
+    object: 'whatsapp_business_account',
     entry: [
       {
         id: t.wabaId,

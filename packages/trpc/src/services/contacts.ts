@@ -1,16 +1,24 @@
 import { z } from 'zod';
-import { AppError, maskPhoneNumber, REDACTED, seesPersonalData, SUBSCRIBER_STATUSES, isoOrNull, safeString } from '@mos/core';
 import {
-  getContact, listContactConversations, listContactMessages, listContacts, searchContacts, updateContact, writeAuditLog,
-  type ContactRow, type ConversationRow, type MessageRow,
+  AppError, REDACTED, redactContactIdentity, redactMessageContent, seesPersonalData, SUBSCRIBER_STATUS_SOURCES, SUBSCRIBER_STATUSES, isoOrNull, safeString,
+} from '@mos/core';
+import {
+  getContact, listContactConversations, listContactMessages, listContacts, listMessageReactions, searchContacts, updateContact, writeAuditLog,
+  type ContactRow, type ConversationRow, type MessageReactionRow, type MessageRow,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from './scope';
 
-/** The spec's Contact record (GET /internal/contacts). Unknown fields are null. */
+/**
+ * The spec's Contact record (GET /internal/contacts). Unknown fields are null; `phoneNumber`
+ * is null for a user who hides their number, known by the provider's business-scoped user id.
+ */
 export const contactView = z.object({
   id: z.string(),
-  phoneNumber: z.string(),
+  phoneNumber: z.string().nullable(),
+  providerUserId: z.string().nullable(),
+  username: z.string().nullable(),
+  countryCode: z.string().nullable(),
   name: z.string().nullable(),
   email: z.string().nullable(),
   externalReferenceId: z.string().nullable(),
@@ -21,6 +29,10 @@ export type ContactView = z.infer<typeof contactView>;
 
 export const contactDetailView = contactView.extend({
   profileName: z.string().nullable(),
+  /** Who made the last subscriber-status decision (null: nobody yet). */
+  subscriberStatusSource: z.enum(SUBSCRIBER_STATUS_SOURCES).nullable(),
+  /** The provider's latest report that the user's security identity changed. */
+  identityChangedAt: z.string().nullable(),
   lastInboundAt: z.string().nullable(),
   anonymized: z.boolean(),
   createdAt: z.string(),
@@ -31,6 +43,9 @@ export const contactDetailView = contactView.extend({
 export const toContactView = (c: ContactRow): ContactView => ({
   id: c.id,
   phoneNumber: c.phoneNumber,
+  providerUserId: c.providerUserId,
+  username: c.username,
+  countryCode: c.countryCode,
   name: c.name,
   email: c.email,
   externalReferenceId: c.externalReferenceId,
@@ -41,6 +56,8 @@ export const toContactView = (c: ContactRow): ContactView => ({
 const toDetail = (c: ContactRow): z.infer<typeof contactDetailView> => ({
   ...toContactView(c),
   profileName: c.profileName,
+  subscriberStatusSource: c.subscriberStatusSource,
+  identityChangedAt: isoOrNull(c.identityChangedAt),
   lastInboundAt: isoOrNull(c.lastInboundAt),
   anonymized: c.anonymizedAt !== null,
   createdAt: c.createdAt.toISOString(),
@@ -83,14 +100,28 @@ export const messageView = z.object({
   mediaId: z.string().nullable(),
   mediaMimeType: z.string().nullable(),
   contextMessageId: z.string().nullable(),
+  /** The whole typed content (core MessageContent: text, media, location, contacts, interactive, button, order, ...). */
+  content: z.record(z.string(), z.unknown()).nullable(),
+  /** Reply-to, forwarded flags, referred product. */
+  context: z.record(z.string(), z.unknown()).nullable(),
+  /** The click-to-chat ad or post that started the conversation. */
+  referral: z.record(z.string(), z.unknown()).nullable(),
   sentAt: z.string(),
   status: z.string().nullable(),
   failedAt: z.string().nullable(),
   errorCode: z.number().nullable(),
   contentRemoved: z.boolean(),
+  /** When the customer last edited it (the content is the edited one). */
+  editedAt: z.string().nullable(),
+  /** When the customer deleted it (its content is removed). */
+  revokedAt: z.string().nullable(),
+  /** The contacts' current reactions to it (removed ones left out). */
+  reactions: z.array(z.object({ contactId: z.string(), emoji: z.string(), occurredAt: z.string() })),
 });
 
-export const toMessageView = (m: MessageRow): z.infer<typeof messageView> => ({
+const asRecord = (v: object | null) => v as Record<string, unknown> | null;
+
+export const toMessageView = (m: MessageRow, reactions: MessageReactionRow[] = []): z.infer<typeof messageView> => ({
   id: m.id,
   conversationId: m.conversationId,
   direction: m.direction,
@@ -101,21 +132,46 @@ export const toMessageView = (m: MessageRow): z.infer<typeof messageView> => ({
   mediaId: m.mediaId,
   mediaMimeType: m.mediaMimeType,
   contextMessageId: m.contextMessageId,
+  content: asRecord(m.content),
+  context: asRecord(m.context),
+  referral: asRecord(m.referral),
   sentAt: m.sentAt.toISOString(),
   status: m.status,
   failedAt: isoOrNull(m.failedAt),
   errorCode: m.errorCode,
   contentRemoved: m.contentRemovedAt !== null,
+  editedAt: isoOrNull(m.editedAt),
+  revokedAt: isoOrNull(m.revokedAt),
+  reactions: reactions
+    .filter((r) => r.reactedToMessageId === m.providerMessageId && r.emoji !== null)
+    .map((r) => ({ contactId: r.contactId, emoji: r.emoji!, occurredAt: r.occurredAt.toISOString() })),
 });
 
 type Detail = z.infer<typeof contactDetailView>;
 const hide = (v: string | null) => (v === null ? null : REDACTED);
-/** A viewer's copy (docs/security.md): numbers masked, names, emails and message content hidden. */
+/**
+ * A viewer's copy (docs/security.md): numbers masked, user ids, usernames, names, emails and
+ * message content hidden (typed content keeps only its kind and shape).
+ */
 function redactContact<T extends ContactView & Partial<Pick<Detail, 'profileName'>>>(c: T): T {
-  return { ...c, phoneNumber: maskPhoneNumber(c.phoneNumber), name: hide(c.name), email: hide(c.email), ...('profileName' in c ? { profileName: hide(c.profileName ?? null) } : {}) };
+  return {
+    ...redactContactIdentity(c),
+    name: hide(c.name),
+    email: hide(c.email),
+    ...('profileName' in c ? { profileName: hide(c.profileName ?? null) } : {}),
+  };
 }
+type RecordOrNull = Record<string, unknown> | null;
 function redactMessage(m: z.infer<typeof messageView>): z.infer<typeof messageView> {
-  return { ...m, body: hide(m.body), caption: hide(m.caption) };
+  return {
+    ...m,
+    body: hide(m.body),
+    caption: hide(m.caption),
+    content: redactMessageContent(m.content) as RecordOrNull,
+    context: redactMessageContent(m.context) as RecordOrNull,
+    referral: redactMessageContent(m.referral) as RecordOrNull,
+    reactions: m.reactions.map((r) => ({ ...r, emoji: REDACTED })),
+  };
 }
 const personal = (scope: Scope) => seesPersonalData(scope.role);
 
@@ -135,7 +191,7 @@ export const listContactsInput = z.object({
 
 export const contactListView = z.object({ contacts: z.array(contactDetailView), nextCursor: z.string().nullable() });
 
-/** contacts.list: search by phone, name or email; keyset pagination by id. */
+/** contacts.list: search by phone, name, email, username or user id; keyset pagination by id. */
 export async function searchWorkspaceContacts(deps: AppDeps, scope: Scope, input: z.output<typeof listContactsInput>) {
   const rows = await searchContacts(deps.db, scope.workspaceId, { search: input.search, cursor: input.cursor, limit: input.limit + 1 });
   const page = rows.slice(0, input.limit);
@@ -160,7 +216,12 @@ export async function getContactDetails(deps: AppDeps, scope: Scope, contactId: 
     listContactConversations(deps.db, scope.workspaceId, contactId),
     listContactMessages(deps.db, scope.workspaceId, contactId, { limit: RECENT_MESSAGES }),
   ]);
-  const view = { contact: toDetail(contact), conversations: conversations.map((c) => toConversationView(c, now)), recentMessages: messages.map(toMessageView) };
+  const reactions = await listMessageReactions(deps.db, scope.workspaceId, messages.map((m) => m.providerMessageId));
+  const view = {
+    contact: toDetail(contact),
+    conversations: conversations.map((c) => toConversationView(c, now)),
+    recentMessages: messages.map((m) => toMessageView(m, reactions)),
+  };
   return personal(scope) ? view : { ...view, contact: redactContact(view.contact), recentMessages: view.recentMessages.map(redactMessage) };
 }
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { AppError, anonymousPhoneToken, GDPR_EXPORT_VERSION, SUBSCRIBER_STATUSES, isoOrNull, safeString } from '@mos/core';
+import { AppError, anonymousPhoneToken, GDPR_EXPORT_VERSION, SUBSCRIBER_STATUS_SOURCES, SUBSCRIBER_STATUSES, isoOrNull, safeString } from '@mos/core';
 import {
-  anonymizeContactRow, findEnvelopesNamingPhone, getContact, listContactConversations, listContactMessages, listContactStatuses,
-  listConversationWindows, redactEnvelopeBodies, removeContactMessageContent, writeAuditLog,
+  anonymizeContactRow, findEnvelopesNamingContact, getContact, listContactConversations, listContactIdentityChanges, listContactMessages,
+  listContactReactions, listContactRevisions, listContactStatuses, listConversationWindows, listMessageReactions, redactEnvelopeBodies,
+  removeContactMessageContent, writeAuditLog,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
 import { conversationView, messageView, toConversationView, toMessageView } from './contacts';
@@ -15,15 +16,20 @@ export const gdprExportView = z.object({
   exportedAt: z.string(),
   contact: z.object({
     id: z.string(),
-    phoneNumber: z.string(),
+    phoneNumber: z.string().nullable(),
+    providerUserId: z.string().nullable(),
+    username: z.string().nullable(),
+    countryCode: z.string().nullable(),
     name: z.string().nullable(),
     profileName: z.string().nullable(),
     email: z.string().nullable(),
     externalReferenceId: z.string().nullable(),
     subscriberStatus: z.enum(SUBSCRIBER_STATUSES),
     subscriberStatusAt: z.string().nullable(),
+    subscriberStatusSource: z.enum(SUBSCRIBER_STATUS_SOURCES).nullable(),
     locale: z.string().nullable(),
     lastInboundAt: z.string().nullable(),
+    identityChangedAt: z.string().nullable(),
     anonymizedAt: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -56,6 +62,31 @@ export const gdprExportView = z.object({
       pricingCategory: z.string().nullable(),
     }),
   ),
+  /** Every stored version of the contact's edited or deleted messages (original, edits, revoke). */
+  messageVersions: z.array(
+    z.object({
+      messageProviderId: z.string(),
+      kind: z.string(),
+      providerMessageId: z.string(),
+      occurredAt: z.string(),
+      type: z.string().nullable(),
+      content: z.record(z.string(), z.unknown()).nullable(),
+      text: z.string().nullable(),
+    }),
+  ),
+  /** The contact's current reactions, including removals (emoji null). */
+  reactions: z.array(z.object({ reactedToMessageId: z.string(), emoji: z.string().nullable(), occurredAt: z.string() })),
+  /** Identity changes the provider reported (old and new number or user id). */
+  identityChanges: z.array(
+    z.object({
+      change: z.string(),
+      previousPhoneNumber: z.string().nullable(),
+      previousUserId: z.string().nullable(),
+      newPhoneNumber: z.string().nullable(),
+      newUserId: z.string().nullable(),
+      occurredAt: z.string(),
+    }),
+  ),
   webhookEvents: z.array(z.object({ id: z.string(), topic: z.string(), receivedAt: z.string() })),
 });
 export type GdprExport = z.infer<typeof gdprExportView>;
@@ -68,26 +99,35 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
   if (!contact) throw new AppError('not_found', { message: 'contact not found' });
   const now = deps.clock.now();
   const conversations = await listContactConversations(deps.db, ws, contactId);
-  const [windows, messages, statuses, envelopes] = await Promise.all([
+  const [windows, messages, statuses, versions, reactions, identityChanges, envelopes] = await Promise.all([
     listConversationWindows(deps.db, ws, conversations.map((c) => c.id)),
     listContactMessages(deps.db, ws, contactId),
     listContactStatuses(deps.db, ws, contactId),
-    contact.anonymizedAt ? Promise.resolve([]) : findEnvelopesNamingPhone(deps.db, ws, contact.phoneNumber),
+    listContactRevisions(deps.db, ws, contactId),
+    listContactReactions(deps.db, ws, contactId),
+    listContactIdentityChanges(deps.db, ws, contactId),
+    contact.anonymizedAt ? Promise.resolve([]) : findEnvelopesNamingContact(deps.db, ws, contact),
   ]);
+  const reactionsToThem = await listMessageReactions(deps.db, ws, messages.map((m) => m.providerMessageId));
   const doc: GdprExport = {
     version: GDPR_EXPORT_VERSION,
     exportedAt: now.toISOString(),
     contact: {
       id: contact.id,
       phoneNumber: contact.phoneNumber,
+      providerUserId: contact.providerUserId,
+      username: contact.username,
+      countryCode: contact.countryCode,
       name: contact.name,
       profileName: contact.profileName,
       email: contact.email,
       externalReferenceId: contact.externalReferenceId,
       subscriberStatus: contact.subscriberStatus,
       subscriberStatusAt: isoOrNull(contact.subscriberStatusAt),
+      subscriberStatusSource: contact.subscriberStatusSource,
       locale: contact.locale,
       lastInboundAt: isoOrNull(contact.lastInboundAt),
+      identityChangedAt: isoOrNull(contact.identityChangedAt),
       anonymizedAt: isoOrNull(contact.anonymizedAt),
       createdAt: contact.createdAt.toISOString(),
       updatedAt: contact.updatedAt.toISOString(),
@@ -106,7 +146,7 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
           pricingCategory: w.pricingCategory,
         })),
     })),
-    messages: messages.reverse().map((m) => ({ ...toMessageView(m), payload: m.payload })),
+    messages: messages.reverse().map((m) => ({ ...toMessageView(m, reactionsToThem), payload: m.payload })),
     deliveryHistory: statuses.map((s) => ({
       providerMessageId: s.providerMessageId,
       status: s.status,
@@ -116,6 +156,24 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
       errorDetails: s.errorDetails,
       providerConversationId: s.providerConversationId,
       pricingCategory: s.pricingCategory,
+    })),
+    messageVersions: versions.map((v) => ({
+      messageProviderId: v.messageProviderId,
+      kind: v.kind,
+      providerMessageId: v.providerMessageId,
+      occurredAt: v.occurredAt.toISOString(),
+      type: v.type,
+      content: v.content as Record<string, unknown> | null,
+      text: v.text,
+    })),
+    reactions: reactions.map((r) => ({ reactedToMessageId: r.reactedToMessageId, emoji: r.emoji, occurredAt: r.occurredAt.toISOString() })),
+    identityChanges: identityChanges.map((c) => ({
+      change: c.change,
+      previousPhoneNumber: c.previousPhoneNumber,
+      previousUserId: c.previousUserId,
+      newPhoneNumber: c.newPhoneNumber,
+      newUserId: c.newUserId,
+      occurredAt: c.occurredAt.toISOString(),
     })),
     webhookEvents: envelopes.map((e) => ({ id: e.id, topic: e.topic, receivedAt: e.receivedAt.toISOString() })),
   };
@@ -137,8 +195,10 @@ export const gdprEraseView = z.object({
 
 /**
  * Erasure by anonymization in place, in one transaction with its audit entry: the phone
- * number becomes a random `anon_` token, names/email/external id are nulled, message content
- * is removed and the raw bodies of envelopes naming the number are redacted. Ids, statuses,
+ * number becomes a random `anon_` token, user id, username, names, email and external id are
+ * nulled, message content (with every edit version and the contact's reactions) is removed,
+ * recorded identity changes are deleted, and the raw bodies of envelopes naming the number or
+ * the user id are redacted. Ids, statuses,
  * timestamps and delivery history stay, so counts and aggregates survive. Repeating it is
  * harmless.
  */
@@ -149,7 +209,7 @@ export async function eraseContactData(deps: AppDeps, scope: Scope, contactId: s
     const contact = await getContact(tx, ws, contactId);
     if (!contact) throw new AppError('not_found', { message: 'contact not found' });
     const alreadyErased = contact.anonymizedAt !== null;
-    const envelopes = alreadyErased ? [] : await findEnvelopesNamingPhone(tx, ws, contact.phoneNumber);
+    const envelopes = alreadyErased ? [] : await findEnvelopesNamingContact(tx, ws, contact);
     const webhookEvents = await redactEnvelopeBodies(tx, ws, envelopes.map((e) => e.id), 'gdpr_erasure', now);
     const messages = await removeContactMessageContent(tx, ws, contactId, now);
     if (!alreadyErased) await anonymizeContactRow(tx, ws, contactId, anonymousPhoneToken(), now);

@@ -1,6 +1,6 @@
 import { AppError, validateTemplate, type TemplateComponent } from '@mos/core';
 import { getTemplate, getTemplateForUpdate, getWorkspace, updateTemplate, writeAuditLog, type TemplateRow } from '@mos/db';
-import { createProviderClient, isProviderError, type ProviderClient, type ProviderError } from '@mos/provider';
+import { createProviderClient, isProviderError, type CreateTemplateRequest, type ProviderClient, type ProviderError } from '@mos/provider';
 import type { AppDeps } from '../deps';
 import type { Scope } from './scope';
 
@@ -32,14 +32,23 @@ export async function providerAccount(deps: AppDeps, workspaceId: string): Promi
   return { wabaId: ws.wabaId, accessToken };
 }
 
-/** The creation request body: our row in the provider's field names. */
-export function providerTemplateBody(row: Pick<TemplateRow, 'name' | 'language' | 'category' | 'parameterFormat' | 'components'>) {
+/** What a submit sends; the TTL is optional so starter-pack entries (no row yet) fit too. */
+type SubmittedTemplate = Pick<TemplateRow, 'name' | 'language' | 'category' | 'parameterFormat' | 'components'> & { messageSendTtlSeconds?: number | null };
+
+/**
+ * The creation request body: our row in the provider's field names. Components go as
+ * stored, which is exactly what the caller sent (the strict schema refuses what it does
+ * not model rather than dropping it); `message_send_ttl_seconds` only when set.
+ */
+export function providerTemplateBody(row: SubmittedTemplate): CreateTemplateRequest {
+  const ttl = row.messageSendTtlSeconds;
   return {
     name: row.name,
     language: row.language,
     category: row.category,
     parameter_format: row.parameterFormat,
     components: row.components as TemplateComponent[],
+    ...(ttl === null || ttl === undefined ? {} : { message_send_ttl_seconds: ttl }),
   };
 }
 
@@ -52,16 +61,14 @@ export function providerTemplateBody(row: Pick<TemplateRow, 'name' | 'language' 
 export async function sendToProvider(
   deps: AppDeps,
   account: ProviderAccount,
-  row: Pick<TemplateRow, 'name' | 'language' | 'category' | 'parameterFormat' | 'components' | 'providerTemplateId'>,
+  row: SubmittedTemplate & Pick<TemplateRow, 'providerTemplateId'>,
 ): Promise<string> {
   const provider = providerOf(deps);
   const body = providerTemplateBody(row);
   if (row.providerTemplateId) {
-    await provider.editTemplate({ accessToken: account.accessToken }, row.providerTemplateId, {
-      category: body.category,
-      parameter_format: body.parameter_format,
-      components: body.components,
-    });
+    // Name and language identify the template at the provider and cannot change in an edit.
+    const { name: _name, language: _language, ...edit } = body;
+    await provider.editTemplate({ accessToken: account.accessToken }, row.providerTemplateId, edit);
     return row.providerTemplateId;
   }
   return (await provider.createTemplate(account, body)).id;

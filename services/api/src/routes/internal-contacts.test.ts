@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertContactFromInbound } from '@mos/db';
+import { resolveContact, upsertContactFromInbound } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
 import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
@@ -10,6 +10,8 @@ describe('GET /internal/contacts', () => {
   let api: Awaited<ReturnType<typeof listen>>;
   let a: SeededOperator;
   let b: SeededOperator;
+  let hidden: SeededOperator;
+  let hiddenViewer: SeededOperator;
   const phonesA: string[] = [];
 
   beforeAll(async () => {
@@ -24,6 +26,13 @@ describe('GET /internal/contacts', () => {
       await upsertContactFromInbound(tdb.db, a.workspaceId, { phoneNumber: phone, profileName: `A contact ${i}`, at: new Date(Date.UTC(2025, 0, 1, 0, i)) });
     }
     await upsertContactFromInbound(tdb.db, b.workspaceId, { phoneNumber: '+15550001111', profileName: 'Only in B', at: new Date() });
+    hidden = await seedOperator(deps, { role: 'owner' });
+    hiddenViewer = await seedOperator(deps, { workspace: hidden.workspaceSlug, role: 'viewer' });
+    // D/business-scoped-user-ids (docs/provider-reference/webhooks/bsuid_messages_text_username_hidden_number.json).
+    await resolveContact(
+      tdb.db, hidden.workspaceId, { phoneNumber: null, userId: 'user.93737...', profileName: 'Sheena Nelson', username: '@realsheenanelson', countryCode: 'US' },
+      { at: new Date(1749416383 * 1000), inbound: true },
+    );
   });
   afterAll(async () => {
     await api?.close();
@@ -42,7 +51,8 @@ describe('GET /internal/contacts', () => {
     expect(res.body.contacts).toHaveLength(50);
     expect(res.body.contacts.map((c: { phoneNumber: string }) => c.phoneNumber)).toEqual(phonesA.slice(0, 50));
     const first = res.body.contacts[0];
-    expect(Object.keys(first).sort()).toEqual(['email', 'externalReferenceId', 'id', 'locale', 'name', 'phoneNumber', 'subscriberStatus']);
+    // The spec's fields, plus the provider identity of users who hide their number.
+    expect(Object.keys(first).sort()).toEqual(['countryCode', 'email', 'externalReferenceId', 'id', 'locale', 'name', 'phoneNumber', 'providerUserId', 'subscriberStatus', 'username']);
     expect(first).toMatchObject({ name: 'A contact 0', email: null, subscriberStatus: 'subscribed' });
     expect(first.id).toMatch(/^ctr_/);
   });
@@ -67,5 +77,14 @@ describe('GET /internal/contacts', () => {
     const res = await get('?limit=200', b);
     expect(res.body.contacts.map((c: { name: string }) => c.name)).toEqual(['Only in B']);
     expect((await get('?limit=200')).body.contacts.map((c: { name: string }) => c.name)).not.toContain('Only in B');
+  });
+
+  it('a user who hides their number: phoneNumber null, with the user id; viewers see neither id nor username', async () => {
+    expect((await get('', hidden)).body.contacts).toEqual([
+      expect.objectContaining({ phoneNumber: null, providerUserId: 'user.93737...', username: '@realsheenanelson', countryCode: 'US', name: 'Sheena Nelson' }),
+    ]);
+    expect((await get('', hiddenViewer)).body.contacts).toEqual([
+      expect.objectContaining({ phoneNumber: null, providerUserId: '[redacted]', username: '[redacted]', name: '[redacted]' }),
+    ]);
   });
 });
