@@ -28,6 +28,14 @@ export function parseIntParam(raw: unknown, rule: IntParamRule): number {
   return n;
 }
 
+/** An optional enum query parameter; anything else is 400 invalid_query naming it. */
+export function enumParam<T extends string>(raw: unknown, name: string, values: readonly T[]): T | undefined {
+  refuseNul(raw, name);
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as T;
+  throw new AppError('invalid_query', { message: `${name} must be one of: ${values.join(', ')}` });
+}
+
 export const LIMITS = {
   contacts: { limit: { name: 'limit', default: 50, min: 1, max: 200 }, offset: { name: 'offset', default: 0, min: 0 } },
   templates: { limit: { name: 'limit', default: 50, min: 1, max: 200 }, offset: { name: 'offset', default: 0, min: 0 } },
@@ -35,4 +43,5 @@ export const LIMITS = {
   auditLogs: { limit: { name: 'limit', default: 25, min: 1, max: 100 } },
   webhooks: { limit: { name: 'limit', default: 50, min: 1, max: 200 }, offset: { name: 'offset', default: 0, min: 0 } },
   webhookRejections: { limit: { name: 'limit', default: 50, min: 1, max: 200 }, offset: { name: 'offset', default: 0, min: 0 } },
+  accountEvents: { limit: { name: 'limit', default: 50, min: 1, max: 200 }, offset: { name: 'offset', default: 0, min: 0 } },
 } as const satisfies Record<string, Record<string, IntParamRule>>;

@@ -84,4 +84,14 @@ describe('mos account (what the provider said about a workspace\'s account and n
     expect(JSON.parse(unknown.stderr)).toMatchObject({ error: 'not_found' });
     expect((await mos(['account', 'events'])).code).toBe(2);
   }, 60_000);
+
+  it('a stored value cannot drive the admin\'s terminal: control characters are shown escaped', async () => {
+    const boot = await mos(['bootstrap', '--workspace', 'gamma', '--email', 'o@gamma.test', '--password', 'a-long-password-1', '--json']);
+    await recordAccountEvent(tdb.db, boot.json.workspace.id, {
+      ...scope, field: 'account_update', event: 'EVIL\u001b]0;pwned\u0007', occurredAt: at(1743451903), summary: 'Account update.', errors: [], value: {},
+    }, new Date());
+    const out = (await mos(['account', 'events', '--workspace', 'gamma'])).stdout;
+    expect(out).toContain('EVIL\\u001b]0;pwned\\u0007');
+    expect(out.includes('\u001b') || out.includes('\u0007')).toBe(false);
+  }, 60_000);
 });

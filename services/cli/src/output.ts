@@ -6,9 +6,19 @@ export interface OutputOptions {
   json?: boolean;
 }
 
+/**
+ * Human output quotes stored values the provider or a customer wrote (event names, template
+ * names, summaries): control characters other than newline and tab are shown as `\u00XX`, so
+ * no stored value can move the cursor, recolour or retitle the admin's terminal.
+ */
+export function terminalSafe(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function print(result: unknown, opts: OutputOptions, human: (r: never) => string): void {
   if (opts.json) console.log(JSON.stringify(result, null, 2));
-  else console.log(human(result as never));
+  else console.log(terminalSafe(human(result as never)));
 }
 
 /** One failure path: a message on stderr (JSON with --json) and a non-zero exit. */

@@ -5,7 +5,6 @@ import type { AppDeps } from '@mos/trpc';
 import { settingsRoutes } from './routes/settings';
 import { templateRoutes } from './routes/templates';
 import { contactRoutes } from './routes/contacts';
-import { accountRoutes } from './routes/account';
 import { trpcHandler } from './trpc-http';
 
 /**
@@ -28,7 +27,6 @@ export function createControlPlaneApp(deps: AppDeps): Express {
   app.use('/api', settingsRoutes(deps));
   app.use('/api', templateRoutes(deps));
   app.use('/api', contactRoutes(deps));
-  app.use('/api', accountRoutes(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

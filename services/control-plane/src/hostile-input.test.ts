@@ -65,6 +65,8 @@ describe('hostile input on the control plane', () => {
       ['webhooks.replay', 'mutation', { id: NUL }],
       ['webhookEvents.replay', 'mutation', { id: NUL }],
       ['webhookRejections.get', 'query', { id: NUL }],
+      ['account.events', 'query', { field: NUL }],
+      ['account.events', 'query', { field: `account_update${NUL}` }],
     ];
     const answers = [];
     for (const [path, type, input] of calls) {

@@ -92,6 +92,15 @@ describe('the create path sends every documented field', () => {
     expect(edit).toMatchObject({ kind: 'edit', target: providerTemplateId, body: { category: 'AUTHENTICATION', parameter_format: 'POSITIONAL', message_send_ttl_seconds: 120 } });
     expect(canonical((edit.body as { components: unknown }).components)).toEqual(canonical(zeroTap.components));
     expect(Object.keys(edit.body as object)).not.toContain('name');
+
+    // Back to draft, the TTL can change but not be cleared: the provider would keep its value.
+    // (No webhook target in this suite: mark the rejection as the status webhook would.)
+    await tdb.pool.query(`UPDATE templates SET status = 'rejected' WHERE id = $1`, [created.id]);
+    expect((await call(op, 'POST', `/api/templates/${created.id}/revise`)).status).toBe(200);
+    expect(await call(op, 'PUT', `/api/templates/${created.id}`, { messageSendTtlSeconds: null })).toMatchObject({
+      status: 400, body: { error: 'update_failed', message: expect.stringContaining('messageSendTtlSeconds') },
+    });
+    expect((await call(op, 'PUT', `/api/templates/${created.id}`, { messageSendTtlSeconds: 300 })).body.template.messageSendTtlSeconds).toBe(300);
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,12 @@ describe('workflow code source', () => {
     for (const name of ['processWebhookEvent', 'templateSync', 'retentionPurge']) expect(code).toContain(name);
     const source = workflowSourceFor({ MOS_ENV: 'production', MOS_WORKFLOW_BUNDLE: out });
     expect(source).toEqual({ workflowBundle: { codePath: out } });
+    // A bundle from other workflow sources (a release that skipped the build step) is refused.
+    const sources = `${out}.sources`;
+    const digest = readFileSync(sources, 'utf8');
+    writeFileSync(sources, 'another-release\n');
+    expect(() => workflowSourceFor({ MOS_ENV: 'production', MOS_WORKFLOW_BUNDLE: out })).toThrow(/other workflow sources/);
+    writeFileSync(sources, digest);
 
     // A worker on that file runs a delivery through the webhook workflow.
     const tdb = await createTestDatabase();

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOWS_PATH } from '@mos/workflows';
@@ -14,6 +15,27 @@ import type { Env } from '@mos/config';
  */
 export const DEFAULT_WORKFLOW_BUNDLE = fileURLToPath(new URL('../dist/workflow-bundle.js', import.meta.url));
 
+/**
+ * A digest of the workflow package's sources (tests excluded), written beside the bundle at
+ * build and compared at start: a bundle left over from another release is refused instead
+ * of silently running old workflow code. Activities are hashed too (a superset: a stale
+ * verdict only costs a rebuild).
+ */
+export function workflowSourceDigest(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) hash.update(entry.name).update(readFileSync(path));
+    }
+  };
+  walk(resolve(dirname(WORKFLOWS_PATH), '..'));
+  return hash.digest('hex');
+}
+
+const digestPathOf = (codePath: string) => `${codePath}.sources`;
+
 export type WorkflowSource = { workflowBundle: { codePath: string } } | { workflowsPath: string };
 
 export function workflowSourceFor(env: Pick<Env, 'MOS_ENV' | 'MOS_WORKFLOW_BUNDLE'>): WorkflowSource {
@@ -24,6 +46,10 @@ export function workflowSourceFor(env: Pick<Env, 'MOS_ENV' | 'MOS_WORKFLOW_BUNDL
   if (!existsSync(codePath)) {
     throw new Error(`the workflow bundle ${codePath} does not exist: run \`pnpm build:workflows\` as part of the release (or set MOS_WORKFLOW_BUNDLE)`);
   }
+  const built = existsSync(digestPathOf(codePath)) ? readFileSync(digestPathOf(codePath), 'utf8').trim() : null;
+  if (built !== workflowSourceDigest()) {
+    throw new Error(`the workflow bundle ${codePath} was built from other workflow sources: run \`pnpm build:workflows\` for this release`);
+  }
   return { workflowBundle: { codePath } };
 }
 
@@ -32,5 +58,6 @@ export async function buildWorkflowBundle(outPath: string = DEFAULT_WORKFLOW_BUN
   const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH });
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, code);
+  writeFileSync(digestPathOf(outPath), `${workflowSourceDigest()}\n`);
   return Buffer.byteLength(code);
 }

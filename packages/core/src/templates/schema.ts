@@ -25,10 +25,13 @@ export const OTP_TYPES = ['COPY_CODE', 'ONE_TAP', 'ZERO_TAP'] as const;
 /** The provider documents these two in lower case (flows-templates page); stored lower case. */
 export const FLOW_ACTIONS = ['navigate', 'data_exchange'] as const;
 
-// The provider accepts lower-case enum spellings ("body", "quick_reply", "one_tap"); we store
-// upper case, so the rules compare one spelling.
-const upper = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(values));
+/** A string upper-cased, anything else untouched (zod reports the wrong type). */
+export const upperCased = (v: unknown): unknown => (typeof v === 'string' ? v.toUpperCase() : v);
+
+// The provider accepts lower-case enum spellings ("body", "quick_reply", "one_tap", "marketing");
+// we store upper case, so the rules compare one spelling.
+export const upperEnum = <T extends readonly [string, ...string[]]>(values: T) => z.preprocess(upperCased, z.enum(values));
+const upper = upperEnum;
 const lower = <T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(values));
 

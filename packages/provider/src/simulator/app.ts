@@ -1,6 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { componentsSchema, validateTemplate, type TemplateComponent } from '@mos/core';
+import { componentsSchema, upperCased, validateTemplate, type TemplateComponent } from '@mos/core';
 import * as E from './graph-errors';
 import { type SimStore, type SimTemplate } from './store';
 import { deliverWebhook, templateStatusEnvelope, type WebhookTarget } from './webhook';
@@ -21,9 +21,15 @@ export class ReviewError extends Error {
 
 const param = (v: string | string[] | undefined): string => (Array.isArray(v) ? v[0] ?? '' : v ?? '');
 const send = (res: Response, e: E.GraphError) => res.status(e.status).json(e.body);
-const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
 
-const createBody = z.object({
+/** A body the provider would refuse: an unknown parameter is named, a missing one too. */
+function bodyError(error: z.ZodError, fallback: string): E.GraphError {
+  const issue = error.issues[0];
+  if (issue?.code === 'unrecognized_keys') return E.invalidParam(`unknown parameter(s): ${issue.keys.join(', ')}`);
+  return E.missingParam(String(issue?.path[0] ?? fallback));
+}
+
+const createBody = z.strictObject({
   name: z.string(),
   language: z.string(),
   category: z.string(),
@@ -32,7 +38,7 @@ const createBody = z.object({
   message_send_ttl_seconds: z.number().int().optional(),
 });
 
-const editBody = z.object({
+const editBody = z.strictObject({
   category: z.string().optional(),
   parameter_format: z.string().optional(),
   components: z.array(z.unknown()),
@@ -104,13 +110,13 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
     if (!knownWaba(wabaId)) return send(res, E.unknownObject(wabaId));
     store.templateRequests.push({ kind: 'create', target: wabaId, body: req.body });
     const parsed = createBody.safeParse(req.body ?? {});
-    if (!parsed.success) return send(res, E.missingParam(String(parsed.error.issues[0]?.path[0] ?? 'name')));
+    if (!parsed.success) return send(res, bodyError(parsed.error, 'name'));
     const b = parsed.data;
     const comps = parseComponents(b.components);
     if ('error' in comps) return send(res, comps.error);
     const { components } = comps;
-    const parameterFormat = upper(b.parameter_format ?? 'POSITIONAL') as string;
-    const category = upper(b.category) as string;
+    const parameterFormat = upperCased(b.parameter_format ?? 'POSITIONAL') as string;
+    const category = upperCased(b.category) as string;
     const ttl = b.message_send_ttl_seconds;
     const issues = validateTemplate({ name: b.name, language: b.language, category, parameterFormat, components, messageSendTtlSeconds: ttl });
     if (issues.length > 0) return send(res, E.templateRejected(issues));
@@ -137,12 +143,12 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
     store.templateRequests.push({ kind: 'edit', target: id, body: req.body });
     if (t.status === 'PENDING') return send(res, E.notEditable(t.status));
     const parsed = editBody.safeParse(req.body ?? {});
-    if (!parsed.success) return send(res, E.missingParam(String(parsed.error.issues[0]?.path[0] ?? 'components')));
+    if (!parsed.success) return send(res, bodyError(parsed.error, 'components'));
     const comps = parseComponents(parsed.data.components);
     if ('error' in comps) return send(res, comps.error);
     const { components } = comps;
-    const category = upper(parsed.data.category ?? t.category) as string;
-    const parameterFormat = upper(parsed.data.parameter_format ?? t.parameter_format) as string;
+    const category = upperCased(parsed.data.category ?? t.category) as string;
+    const parameterFormat = upperCased(parsed.data.parameter_format ?? t.parameter_format) as string;
     const ttl = parsed.data.message_send_ttl_seconds ?? t.message_send_ttl_seconds;
     const issues = validateTemplate({ name: t.name, language: t.language, category, parameterFormat, components, messageSendTtlSeconds: ttl });
     if (issues.length > 0) return send(res, E.templateRejected(issues));

@@ -56,6 +56,12 @@ describe('simulator template endpoints', () => {
     expect(lastRequest().body).toEqual(body);
   });
 
+  it('refuses an unknown top-level parameter by name instead of dropping it', async () => {
+    const body = { name: 'extra_param', language: 'en_US', category: 'UTILITY', allow_category_change: true, components: [{ type: 'BODY', text: 'Your order has shipped.' }] };
+    const err = await client.createTemplate(auth(), body as never).catch((e: unknown) => e);
+    expect((err as ProviderError).error).toMatchObject({ code: 100, error_data: { details: expect.stringContaining('allow_category_change') } });
+  });
+
   it(`refuses a zero-tap template without zero_tap_terms_accepted (${DOC.zeroTap})`, async () => {
     const zeroTap = providerCreationExamples().find((e) => e.id === 'authentication_zero_tap.json')!.body;
     const components = structuredClone(zeroTap.components) as { buttons?: Record<string, unknown>[] }[];

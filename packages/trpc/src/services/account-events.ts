@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, redactPersonalData, refuseNul, safeString, seesPersonalData, type IntParamRule } from '@mos/core';
+import { ACCOUNT_EVENT_FIELDS, enumParam, LIMITS, parseIntParam, redactPersonalData, seesPersonalData } from '@mos/core';
 import { listAccountEvents, listChannelLimits, type AccountEventRow, type ChannelLimitRow } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from './scope';
@@ -7,33 +7,29 @@ import type { Scope } from './scope';
 /**
  * Operator reads of what the provider said about the business account and its numbers
  * (docs/account.md). The same functions back tRPC `account.*`, GET /internal/account-events
- * and /internal/account-limits (API app), /api/account/* (control plane) and `mos account`.
+ * and /internal/account-limits (API app) and `mos account`.
  * Any operator reads them; values of `security` events name who asked for a PIN reset, so
  * viewers get those values redacted (docs/security.md).
  */
 
-/** Query-string bounds for the REST routes (same as the zod input below). */
-export const ACCOUNT_EVENT_LIMITS = {
-  limit: { name: 'limit', default: 50, min: 1, max: 200 },
-  offset: { name: 'offset', default: 0, min: 0 },
-} as const satisfies Record<string, IntParamRule>;
-
-/** The provider's field names: lower-case letters, digits and underscores. */
-const FIELD_PATTERN = /^[a-z0-9_]{1,64}$/;
-const FIELD_MESSAGE = 'field must be a provider field name (a-z, 0-9, _; at most 64 characters)';
+const PAGE = LIMITS.accountEvents;
 
 export const listAccountEventsInput = z.object({
-  limit: z.number().int().min(1).max(200).default(50),
-  offset: z.number().int().min(0).default(0),
-  field: safeString().regex(FIELD_PATTERN, FIELD_MESSAGE).optional(),
+  limit: z.number().int().min(PAGE.limit.min).max(PAGE.limit.max).default(PAGE.limit.default),
+  offset: z.number().int().min(PAGE.offset.min).default(PAGE.offset.default),
+  field: z.enum(ACCOUNT_EVENT_FIELDS).optional(),
 });
 
-/** The `field` query parameter: absent or empty is "all fields"; anything else must look like a field name (400 invalid_query). */
-export function parseFieldParam(raw: unknown): string | undefined {
-  refuseNul(raw, 'field');
-  if (raw === undefined || raw === '') return undefined;
-  if (typeof raw === 'string' && FIELD_PATTERN.test(raw)) return raw;
-  throw new AppError('invalid_query', { message: FIELD_MESSAGE });
+/**
+ * The same input from query strings (GET /internal/account-events, `mos account events`):
+ * each bad value is 400 invalid_query naming it; absent or empty means the default.
+ */
+export function accountEventsQuery(query: { limit?: unknown; offset?: unknown; field?: unknown }): z.input<typeof listAccountEventsInput> {
+  return {
+    limit: parseIntParam(query.limit, PAGE.limit),
+    offset: parseIntParam(query.offset, PAGE.offset),
+    field: enumParam(query.field, 'field', ACCOUNT_EVENT_FIELDS),
+  };
 }
 
 const providerErrorView = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { componentsSchema, deriveVariables, derivePreview, PARAMETER_FORMATS, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type TemplateComponent, safeString } from '@mos/core';
+import { componentsSchema, deriveVariables, derivePreview, PARAMETER_FORMATS, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type TemplateComponent, safeString, upperCased, upperEnum } from '@mos/core';
 import type { SyncedTemplateRow, TemplateRow } from '@mos/db';
 
 /** The control-plane Template (spec: "Template (control-plane, /api/templates)"). */
@@ -102,9 +102,8 @@ export const toSyncedTemplateView = (r: SyncedTemplateRow): SyncedTemplateView =
 // lower-case spellings too ("marketing", "named").
 const name = safeString().trim().min(1, 'name is required').max(512);
 const language = safeString().trim().min(1).max(16);
-const upperCase = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
-const category = z.preprocess(upperCase, z.enum(TEMPLATE_CATEGORIES));
-const parameterFormat = z.preprocess(upperCase, z.enum(PARAMETER_FORMATS));
+const category = upperEnum(TEMPLATE_CATEGORIES);
+const parameterFormat = upperEnum(PARAMETER_FORMATS);
 /** Range rules are the validator's (they depend on the category); null clears it. */
 const messageSendTtlSeconds = z.number().int().min(-1).max(100_000_000).nullable();
 
@@ -134,8 +133,8 @@ export type UpdateTemplateInput = z.infer<typeof updateTemplateInput>;
 export const validateTemplateInput = z.strictObject({
   name: safeString().max(1024).default(''),
   language: safeString().max(64).default('en_US'),
-  category: z.preprocess(upperCase, safeString().max(64)).default('UTILITY'),
-  parameterFormat: z.preprocess(upperCase, safeString().max(64)).default('POSITIONAL'),
+  category: z.preprocess(upperCased, safeString().max(64)).default('UTILITY'),
+  parameterFormat: z.preprocess(upperCased, safeString().max(64)).default('POSITIONAL'),
   components: componentsSchema.default([]),
   messageSendTtlSeconds: messageSendTtlSeconds.optional(),
 });

@@ -82,6 +82,11 @@ export async function updateWorkspaceTemplate(deps: AppDeps, scope: Scope, input
       if (row.providerTemplateId && renamed) {
         throw new AppError('update_failed', { message: 'name and language cannot change once a template has been submitted' });
       }
+      // An edit sends the TTL only when it has one, so clearing it would leave the provider's
+      // value in place while our row says "provider default": set a value instead.
+      if (row.providerTemplateId && patch.messageSendTtlSeconds === null && row.messageSendTtlSeconds !== null) {
+        throw new AppError('update_failed', { message: 'messageSendTtlSeconds cannot be cleared once a template has been submitted; set a value instead' });
+      }
       const updated = await updateTemplate(tx, scope.workspaceId, id, patch, deps.clock.now());
       await writeAuditLog(tx, scope.workspaceId, { action: 'template.update', actorId: scope.actorId, targetId: id, details: { fields: Object.keys(patch) } });
       return toTemplateView(updated!);

@@ -44,7 +44,7 @@ describe('GET /internal/account-events, /internal/account-limits, and synced tem
       account({
         field: 'phone_number_quality_update', event: 'THROUGHPUT_UPGRADE', displayPhoneNumber: '15550783881', occurredAt: iso(1748454394),
         value: { display_phone_number: '15550783881', event: 'THROUGHPUT_UPGRADE', current_limit: 'TIER_UNLIMITED' },
-        limits: { messagingLimitTier: 'TIER_UNLIMITED', maxDailyConversationsPerBusiness: -1, maxPhoneNumbersPerAccount: null, throughputLevel: 'HIGH' },
+        limits: { messagingLimitTier: 'TIER_UNLIMITED', maxDailyConversationsPerBusiness: -1, maxPhoneNumbersPerAccount: null, throughputLevel: 'HIGH', banState: null },
       }),
       account({
         field: 'security', event: 'PIN_RESET_REQUEST', displayPhoneNumber: '15550783881', occurredAt: iso(1748811473),
@@ -94,8 +94,13 @@ describe('GET /internal/account-events, /internal/account-limits, and synced tem
   });
 
   it('refuses bad query values with 400 invalid_query', async () => {
-    for (const q of ['limit=201', 'limit=x', 'offset=-1', 'field=UPPER', 'field=' + 'a'.repeat(65)]) {
+    for (const q of ['limit=0', 'limit=201', 'limit=x', 'limit=1e2', 'offset=-1', 'field=UPPER', 'field=Nope%20Field', 'field=' + 'a'.repeat(65),
+      'field=a&field=b', 'limit=1&limit=2', 'field=templates']) {
       expect(await get(`/account-events?${q}`), q).toMatchObject({ status: 400, body: { error: 'invalid_query' } });
+    }
+    // A NUL is refused like everywhere else (docs/security.md).
+    for (const q of ['field=%00', 'limit=%00', 'offset=1%00']) {
+      expect(await get(`/account-events?${q}`), q).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     }
   });
 

@@ -45,6 +45,9 @@ describe('hostile input on the API app', () => {
       await get('/internal/contacts?limit=%001'),
       await get('/internal/audit-logs?limit=%00'),
       await get('/internal/templates?offset=%00'),
+      await get('/internal/account-events?field=%00'),
+      await get('/internal/account-events?limit=%00'),
+      await get('/internal/account-events?offset=0%00'),
     ];
     for (const res of answers) expect(res).toMatchObject(invalid);
   });

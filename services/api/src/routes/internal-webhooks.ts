@@ -1,10 +1,9 @@
 import { Router } from 'express';
-import { LIMITS, NORMALIZATION_STATUSES, parseIntParam, SETTINGS_ROLES, WEBHOOK_SOURCES, WEBHOOK_TOPICS } from '@mos/core';
+import { enumParam, LIMITS, NORMALIZATION_STATUSES, parseIntParam, SETTINGS_ROLES, WEBHOOK_SOURCES, WEBHOOK_TOPICS } from '@mos/core';
 import { actorOf, requireRole, pathParam } from '@mos/http';
 import {
   getRejection, getWebhook, listDeliveries, listRejections, listWebhooks, replayDelivery, replayWebhook, scopeOf, type AppDeps,
 } from '@mos/trpc';
-import { enumParam } from './query';
 
 /**
  * /internal webhook reads and replays (mounted after requireSession). Each route parses its

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { parseIntParam } from '@mos/core';
-import {
-  ACCOUNT_EVENT_LIMITS, listWorkspaceAccountEvents, listWorkspaceChannelLimits, parseFieldParam, type AccountEventView, type ChannelLimitView,
-} from '@mos/trpc';
+import { LIMITS } from '@mos/core';
+import { accountEventsQuery, listWorkspaceAccountEvents, listWorkspaceChannelLimits, type AccountEventView, type ChannelLimitView } from '@mos/trpc';
 import { scopeForSlug } from '../context';
 import { run } from '../output';
 
@@ -30,18 +28,14 @@ export function registerAccount(program: Command): void {
     .description('list account events, newest first')
     .requiredOption('--workspace <slug>', 'workspace slug')
     .option('--field <field>', 'only this provider field (e.g. account_update, phone_number_quality_update)')
-    .option('--limit <n>', `how many (${ACCOUNT_EVENT_LIMITS.limit.min}..${ACCOUNT_EVENT_LIMITS.limit.max}, default ${ACCOUNT_EVENT_LIMITS.limit.default})`)
+    .option('--limit <n>', `how many (${LIMITS.accountEvents.limit.min}..${LIMITS.accountEvents.limit.max}, default ${LIMITS.accountEvents.limit.default})`)
     .option('--offset <n>', 'skip this many (default 0)')
     .option('--json', 'print JSON')
     .action((o) =>
       run(
         o,
         async ({ deps }) =>
-          listWorkspaceAccountEvents(deps, await scopeForSlug(deps, o.workspace), {
-            limit: parseIntParam(o.limit, ACCOUNT_EVENT_LIMITS.limit),
-            offset: parseIntParam(o.offset, ACCOUNT_EVENT_LIMITS.offset),
-            field: parseFieldParam(o.field),
-          }),
+          listWorkspaceAccountEvents(deps, await scopeForSlug(deps, o.workspace), accountEventsQuery(o)),
         (r) => r.accountEvents.map(eventLine).join('\n') || '(no account events)',
       ),
     );
