@@ -7,7 +7,17 @@ export interface RetentionCounts {
   webhookEvents: number;
   /** Delivery-history rows deleted. */
   deliveryStatuses: number;
+  /**
+   * Message versions (edits) whose content was removed by their own age: those of messages we
+   * never stored (a purged message's versions count with it, under `messages`).
+   */
+  messageVersions: number;
+  /** Reactions deleted by their own age: those to messages we never stored (likewise). */
+  reactions: number;
 }
+
+/** Nothing purged yet. */
+export const NO_RETENTION_COUNTS: RetentionCounts = { messages: 0, webhookEvents: 0, deliveryStatuses: 0, messageVersions: 0, reactions: 0 };
 
 export interface RetentionPurgeInput {
   workspaceId: string;

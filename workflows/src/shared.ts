@@ -37,6 +37,8 @@ export enum WebhookFailureType {
   EventNotFound = 'EventNotFound',
   /** An effect threw a non-retryable failure of its own (its type is in the message). */
   EffectRejected = 'EffectRejected',
+  /** An effect threw anything else (retried); the message carries the family and the SQLSTATE, never the driver's text. */
+  EffectFailed = 'EffectFailed',
   /** A transient error outlived the activity's retry policy. */
   RetriesExhausted = 'RetriesExhausted',
 }

@@ -10,9 +10,11 @@ export * from './pagination';
 export * from './hashing';
 export * from './templates/index';
 export * from './webhooks/index';
+// The window rule the message effects apply (workflows): one rule for normalizer and effects.
 export * from './contacts/subscriber';
 export * from './contacts/privacy';
 export * from './contacts/assistant';
 export * from './member-rules';
 export * from './workspace-slug';
 export * from './contacts/redaction';
+export * from './account-event-fields';

@@ -123,6 +123,7 @@ CREATE INDEX "message_reactions_ws_occurred_idx" ON "message_reactions" USING bt
 CREATE UNIQUE INDEX "message_revisions_ws_kind_provider_uq" ON "message_revisions" USING btree ("workspace_id","kind","provider_message_id");--> statement-breakpoint
 CREATE INDEX "message_revisions_ws_message_idx" ON "message_revisions" USING btree ("workspace_id","message_provider_id","occurred_at");--> statement-breakpoint
 CREATE INDEX "message_revisions_ws_contact_idx" ON "message_revisions" USING btree ("workspace_id","contact_id");--> statement-breakpoint
+CREATE INDEX "message_revisions_ws_occurred_content_idx" ON "message_revisions" USING btree ("workspace_id","occurred_at") WHERE "message_revisions"."content" IS NOT NULL OR "message_revisions"."text" IS NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "account_events_ws_dedupe_uq" ON "account_events" USING btree ("workspace_id","dedupe_key");--> statement-breakpoint
 CREATE INDEX "account_events_ws_event_at_idx" ON "account_events" USING btree ("workspace_id","event_at");--> statement-breakpoint
 CREATE INDEX "account_events_ws_field_idx" ON "account_events" USING btree ("workspace_id","field","event_at");--> statement-breakpoint

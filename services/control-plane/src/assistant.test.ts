@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureContact } from '@mos/db';
+import { resolveContact } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
 import { authenticate, createCaller, type AppDeps } from '@mos/trpc';
@@ -69,7 +69,7 @@ describe('POST /api/ai-assistant', () => {
 
     const seed = async (op: SeededOperator, from: string, name: string, body: string, id: string) => {
       await storeAndApply(tdb.db, op.workspaceId, inboundText({ id, from, name, body, at: '2025-06-18T10:00:00Z' }));
-      ids[name] = (await ensureContact(tdb.db, op.workspaceId, `+${from}`)).id;
+      ids[name] = (await resolveContact(tdb.db, op.workspaceId, { phoneNumber: `+${from}`, userId: null }, { at: new Date() })).id;
     };
     await seed(a, '16505551234', 'Sheena Nelson', 'Does it come in another color? I may want a refund', 'wamid.a1');
     await seed(a, '393471234567', 'Marco Rossi', 'Ordine arrivato, grazie', 'wamid.a2');

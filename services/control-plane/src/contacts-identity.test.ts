@@ -71,6 +71,11 @@ describe('contacts known by user id only (hidden number)', () => {
       expect.objectContaining({ body: 'Does it come in blue?', content: { kind: 'text', body: 'Does it come in blue?' }, editedAt: new Date(1749416383 * 1000 + 60_000).toISOString() }),
     ]);
     expect(details.recentMessages[0]!.reactions).toEqual([{ contactId, emoji: '👍', occurredAt: reacted.occurredAt }]);
+    // The edit history (issue 9: edits keep history): the words as first received, then the edit.
+    expect(details.recentMessages[0]!.versions).toEqual([
+      { kind: 'original', occurredAt: inbound.sentAt, content: { kind: 'text', body: 'Does it come in another color?' }, text: 'Does it come in another color?' },
+      { kind: 'edit', occurredAt: edited.editedAt, content: { kind: 'text', body: 'Does it come in blue?' }, text: 'Does it come in blue?' },
+    ]);
   });
 
   it('a viewer sees no user id, username, words or emoji', async () => {
@@ -79,6 +84,10 @@ describe('contacts known by user id only (hidden number)', () => {
     expect(listed).toMatchObject({ phoneNumber: null, providerUserId: '[redacted]', username: '[redacted]', countryCode: 'US' });
     const details = await c.contacts.get({ id: contactId });
     expect(details.recentMessages[0]).toMatchObject({ content: { kind: 'text', body: '[redacted]' }, reactions: [expect.objectContaining({ emoji: '[redacted]' })] });
+    expect(details.recentMessages[0]!.versions).toEqual([
+      { kind: 'original', occurredAt: inbound.sentAt, content: { kind: 'text', body: '[redacted]' }, text: '[redacted]' },
+      { kind: 'edit', occurredAt: edited.editedAt, content: { kind: 'text', body: '[redacted]' }, text: '[redacted]' },
+    ]);
     expect(JSON.stringify(details)).not.toMatch(/user\.93737|realsheenanelson|Sheena|color|blue|👍/);
   });
 
@@ -88,6 +97,9 @@ describe('contacts known by user id only (hidden number)', () => {
     expect(res.body).toMatchObject({ version: 2, contact: { phoneNumber: null, providerUserId: 'user.93737...', username: '@realsheenanelson' } });
     expect(res.body.messageVersions.map((v: { kind: string; text: string }) => [v.kind, v.text])).toEqual([['original', 'Does it come in another color?'], ['edit', 'Does it come in blue?']]);
     expect(res.body.reactions).toEqual([expect.objectContaining({ emoji: '👍', reactedToMessageId: MESSAGE_ID })]);
+    // Each message carries the reactions to it and its versions, taken from the contact's own lists.
+    expect(res.body.messages).toEqual([expect.objectContaining({ providerMessageId: MESSAGE_ID, reactions: [{ contactId, emoji: '👍', occurredAt: reacted.occurredAt }] })]);
+    expect(res.body.messages[0].versions.map((v: { kind: string }) => v.kind)).toEqual(['original', 'edit']);
     expect(res.body.webhookEvents).toHaveLength(1);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@mos/core';
-import { ensureContact, ensureConversation, insertMessage, listAuditLogs, type ContactRow } from '@mos/db';
+import { ensureConversation, insertMessage, listAuditLogs, resolveContact, type ContactRow } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
 import { authenticate, createCaller } from '@mos/trpc';
@@ -22,6 +22,8 @@ describe('GDPR export and erasure (control plane)', () => {
   let sheena: ContactRow;
   let marco: ContactRow;
   const envelopeIds: string[] = [];
+  /** The contact holding a phone number (found, or created bare). */
+  const contactOf = (ws: string, phoneNumber: string) => resolveContact(tdb.db, ws, { phoneNumber, userId: null }, { at: new Date() });
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
@@ -34,7 +36,7 @@ describe('GDPR export and erasure (control plane)', () => {
 
     let t = Date.parse('2025-06-18T16:00:00Z');
     for (const name of FIXTURES) envelopeIds.push(await storeAndApply(tdb.db, ws, fixture(name), new Date((t += 1000))));
-    sheena = await ensureContact(tdb.db, ws, PHONE);
+    sheena = await contactOf(ws, PHONE);
     const conv = await ensureConversation(tdb.db, ws, sheena.id);
     await insertMessage(tdb.db, ws, { conversationId: conv.id, contactId: sheena.id, direction: 'outbound', providerMessageId: OUTBOUND_ID, type: 'text', body: 'Your parcel is on its way', sentAt: new Date('2025-06-18T16:23:19Z') });
     const actor = (await authenticate(deps, ops.owner.token))!;
@@ -42,7 +44,7 @@ describe('GDPR export and erasure (control plane)', () => {
     await caller.contacts.update({ id: sheena.id, email: 'sheena@example.test', externalReferenceId: 'crm-4242', locale: 'en_US' });
 
     await storeAndApply(tdb.db, ws, inboundText({ id: 'wamid.marco-1', from: '393471234567', name: 'Marco Rossi', body: 'Vorrei un rimborso', at: '2025-06-18T17:00:00Z' }));
-    marco = await ensureContact(tdb.db, ws, '+393471234567');
+    marco = await contactOf(ws, '+393471234567');
     // The same person writing to another workspace: that workspace's data is not ours to erase.
     for (const name of FIXTURES) await storeAndApply(tdb.db, otherOwner.workspaceId, fixture(name));
   });
@@ -168,7 +170,7 @@ describe('GDPR export and erasure (control plane)', () => {
     expect(again).toMatchObject({ status: 200, body: { alreadyErased: true, erased: { webhookEvents: 0 } } });
 
     await storeAndApply(tdb.db, ops.owner.workspaceId, inboundText({ id: 'wamid.back', from: '16505551234', name: 'S N', body: 'hi again', at: '2025-07-01T00:00:00Z' }));
-    const fresh = await ensureContact(tdb.db, ops.owner.workspaceId, PHONE);
+    const fresh = await contactOf(ops.owner.workspaceId, PHONE);
     expect(fresh.id).not.toBe(sheena.id);
   });
 });

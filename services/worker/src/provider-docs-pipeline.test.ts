@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signProviderBody } from '@mos/core';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
@@ -6,20 +6,22 @@ import { createApiApp } from '@mos/api';
 import { listen } from '@mos/http/testing';
 import { upsertWorkspace } from '@mos/db';
 import { testDeps } from '@mos/trpc/testing';
+import { providerDocsExamples } from '../../../packages/core/src/webhooks/testing/provider-docs-examples';
 import { sharedWorkflowBundle, temporalAddress, testLog, uniqueTaskQueue, waitFor } from './testing';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
 
 /**
- * Issue 9's proof: every webhook example the provider documents (the fixtures under
- * core/src/webhooks/fixtures/provider-docs, README there cites each source), signed and posted
+ * Issue 9's proof: every webhook example the provider documents (docs/provider-reference/webhooks
+ * and ours in core/src/webhooks/fixtures/provider-docs, one list from core's
+ * webhooks/testing/provider-docs-examples.ts; the fixtures README cites each source), signed and posted
  * to the API as the provider would, runs the real pipeline with the production effects and
  * lands as rows. Only the three published examples that are not deliveries the provider could
  * send fail, and their failure says why. The provider's pages reuse message ids and timestamps
  * across examples, so each example goes to its own workspace (its per-workspace path): one
  * page's example never dedupes another's.
  */
-const DIR = new URL('../../../packages/core/src/webhooks/fixtures/provider-docs/', import.meta.url);
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const EXAMPLES = new Map(providerDocsExamples().map((e) => [`${e.name}.json`, e.url]));
+const FILES = [...EXAMPLES.keys()];
 const UNSENDABLE = ['account_update_partner_added.json', 'account_update_partner_app_installed.json', 'account_update_partner_app_uninstalled.json'];
 const SECRET = 'whsec-provider-docs-e2e';
 
@@ -47,7 +49,7 @@ describe('every provider-documented webhook through the real pipeline', () => {
       const { workspace } = await upsertWorkspace(tdb.db, slug, { wabaId: '102290129340398' });
       await deps.vault.set(deps.db, workspace.id, 'webhook-signing-secret', SECRET);
       workspaceOf.set(file, workspace.id);
-      const body = readFileSync(new URL(file, DIR));
+      const body = readFileSync(EXAMPLES.get(file)!);
       const res = await fetch(`${api.url}/webhooks/messaging/${slug}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-hub-signature-256': signProviderBody(SECRET, body) },

@@ -110,7 +110,7 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
       ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
       activities: {
         ...opts.extraActivities,
-        ...createActivities({ db: opts.db, log, clock, effects: opts.effects ?? defaultEffects({ db: opts.db, log }) }),
+        ...createActivities({ db: opts.db, log, clock, effects: opts.effects ?? defaultEffects({ db: opts.db, log, clock }) }),
       },
       identity: workerId,
       shutdownGraceTime: '5 seconds',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock, type AccountUpdatedEvent } from '@mos/core';
-import { getChannelLimits, listAccountEvents, listChannelLimits, upsertWorkspace } from '@mos/db';
+import { listAccountEvents, listChannelLimits, upsertWorkspace } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { createAccountEffects } from './account-effects';
 import { applyFamily, composeEffects, type FamilyEffects } from './effects';
@@ -47,7 +47,7 @@ function family(file: string, over: Partial<AccountUpdatedEvent> = {}): AccountU
 const WABA = '102290129340398';
 const upgrade = () =>
   family('phone_number_quality_update_throughput_upgrade.json', {
-    limits: { messagingLimitTier: 'TIER_UNLIMITED', maxDailyConversationsPerBusiness: -1, maxPhoneNumbersPerAccount: null, throughputLevel: 'HIGH' },
+    limits: { messagingLimitTier: 'TIER_UNLIMITED', maxDailyConversationsPerBusiness: -1, maxPhoneNumbersPerAccount: null, throughputLevel: 'HIGH', banState: null },
   });
 
 describe('account.updated effects against a real database', () => {
@@ -115,13 +115,13 @@ describe('account.updated effects against a real database', () => {
       event: 'DOWNGRADE',
       occurredAt: iso(1748454394 + 86400),
       value: { display_phone_number: '15550783881', event: 'DOWNGRADE', old_limit: 'TIER_10K', current_limit: 'TIER_2K' },
-      limits: { messagingLimitTier: 'TIER_2K', maxDailyConversationsPerBusiness: 2000, maxPhoneNumbersPerAccount: null, throughputLevel: null },
+      limits: { messagingLimitTier: 'TIER_2K', maxDailyConversationsPerBusiness: 2000, maxPhoneNumbersPerAccount: null, throughputLevel: null, banState: null },
     });
     await apply(ws, downgrade);
     await apply(ws, upgraded);
     await apply(ws, upgraded);
     const capability = family('business_capability_update.json', {
-      limits: { messagingLimitTier: 'TIER_2K', maxDailyConversationsPerBusiness: 2000, maxPhoneNumbersPerAccount: 25, throughputLevel: null },
+      limits: { messagingLimitTier: 'TIER_2K', maxDailyConversationsPerBusiness: 2000, maxPhoneNumbersPerAccount: 25, throughputLevel: null, banState: null },
     });
     await apply(ws, capability);
     await apply(ws, capability);
@@ -142,44 +142,11 @@ describe('account.updated effects against a real database', () => {
     const account = rows.find((r) => r.scope === 'account' && r.accountId === '524126980791429')!;
     expect(account).toMatchObject({ messagingLimitTier: 'TIER_2K', maxDailyConversations: 2000, maxPhoneNumbers: 25, lastField: 'business_capability_update' });
 
-    // DISABLED_UPDATE (ban_info.waba_ban_state REINSTATE) is the account's ban state.
-    await apply(ws, family('account_update_disabled_update.json'));
+    // DISABLED_UPDATE (ban_info.waba_ban_state REINSTATE) is the account's ban state; the normalizer
+    // states it in `limits` (normalize.provider-docs.test.ts checks that part).
+    const noLimits = { messagingLimitTier: null, maxDailyConversationsPerBusiness: null, maxPhoneNumbersPerAccount: null, throughputLevel: null };
+    await apply(ws, family('account_update_disabled_update.json', { limits: { ...noLimits, banState: 'REINSTATE' } }));
     expect((await listChannelLimits(tdb.db, ws)).find((r) => r.scope === 'account' && r.accountId === WABA)).toMatchObject({ banState: 'REINSTATE' });
     expect(await listChannelLimits(tdb.db, other)).toEqual([]);
-  });
-
-  it('getChannelLimits: the governor reads the number by display number or by id, and per field the newest statement of either scope', async () => {
-    await apply(other, family('business_capability_update.json', {
-      accountId: WABA, occurredAt: iso(1739321024),
-      limits: { messagingLimitTier: 'TIER_2K', maxDailyConversationsPerBusiness: 2000, maxPhoneNumbersPerAccount: 25, throughputLevel: null },
-    }));
-    await apply(other, upgrade());
-    const byDisplay = await getChannelLimits(tdb.db, other, { displayPhoneNumber: '15550783881' });
-    expect(byDisplay.account).toMatchObject({ accountId: WABA, maxPhoneNumbers: 25 });
-    expect(byDisplay.phoneNumber).toMatchObject({ messagingLimitTier: 'TIER_UNLIMITED' });
-    // The upgrade (2025-05-28) is newer than the capability update (2025-02-12).
-    expect(byDisplay.effective).toEqual({
-      messagingLimitTier: 'TIER_UNLIMITED', maxDailyConversations: -1, maxPhoneNumbers: 25, throughputLevel: 'HIGH', qualityEvent: 'THROUGHPUT_UPGRADE', banState: null,
-    });
-
-    // By phone number id: paired with its display number through a stored delivery's metadata.
-    expect((await getChannelLimits(tdb.db, other, { phoneNumberId: '106540352242922' })).phoneNumber).toBeNull();
-    await tdb.pool.query(
-      `INSERT INTO webhook_events (id, workspace_id, source, topic, request_id, signature_valid, headers, query, body_hash, body_size,
-        phone_number_id, display_phone_number, summary, normalization_status, response_status, received_at)
-       VALUES ('evt_acct_test', $1, 'provider', 'messages', 'req_1', true, '{}', '{}', 'h', 2, '106540352242922', '15550783881', '{}', 'processed', 200, now())`,
-      [other],
-    );
-    expect((await getChannelLimits(tdb.db, other, { phoneNumberId: '106540352242922' })).phoneNumber).toMatchObject({ scopeKey: '15550783881' });
-    // Workspace isolation: the same number in another workspace is not this one's.
-    expect((await getChannelLimits(tdb.db, (await upsertWorkspace(tdb.db, 'acct-effects-c')).workspace.id, { displayPhoneNumber: '15550783881' })).phoneNumber).toBeNull();
-  });
-
-  it('a NUL inside a provider string is stored as text, not refused by PostgreSQL', async () => {
-    const alert = family('account_alerts_capabilities_deferred.json');
-    const v = alert.value as Record<string, any>;
-    await apply(other, { ...alert, value: { ...v, alert_info: { ...v.alert_info, alert_description: 'a\u0000b' } } });
-    const [row] = await events(other, 'account_alerts');
-    expect((row!.value as any).alert_info.alert_description).toBe('a\\u0000b');
   });
 });

@@ -1,16 +1,12 @@
-import { escapeNul, systemClock, type AccountUpdatedEvent, type Clock } from '@mos/core';
+import { systemClock, type AccountUpdatedEvent, type Clock } from '@mos/core';
 import { applyChannelLimitChange, recordAccountEvent, type ChannelLimitChange, type Db } from '@mos/db';
 import type { FamilyEffects } from './effects';
 import { familyTime } from './templates';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * What an account event says the send governor must honour, or null when it says nothing
  * about limits. The normalizer's `limits` carries the stated limits; the phone-number quality
- * event's name is the number's quality/flag state; `account_update` DISABLED_UPDATE carries the
- * account's ban state in `ban_info.waba_ban_state` (provider reference: account_update,
- * docs/provider-reference/webhooks/account_update_disabled_update.json).
+ * event's name is the number's quality/flag state.
  */
 export function channelLimitChangeOf(family: AccountUpdatedEvent, at: Date | null): ChannelLimitChange | null {
   const stated: ChannelLimitChange['stated'] = {};
@@ -20,10 +16,7 @@ export function channelLimitChangeOf(family: AccountUpdatedEvent, at: Date | nul
   if (l && Number.isSafeInteger(l.maxPhoneNumbersPerAccount)) stated.maxPhoneNumbers = l.maxPhoneNumbersPerAccount!;
   if (l?.throughputLevel) stated.throughputLevel = l.throughputLevel;
   if (family.field === 'phone_number_quality_update' && family.event) stated.qualityEvent = family.event;
-  if (family.field === 'account_update' && family.event === 'DISABLED_UPDATE' && isObject(family.value) && isObject(family.value.ban_info)) {
-    const state = family.value.ban_info.waba_ban_state;
-    if (typeof state === 'string' && state) stated.banState = state;
-  }
+  if (l?.banState) stated.banState = l.banState;
   if (Object.keys(stated).length === 0) return null;
   const number = family.displayPhoneNumber ?? family.phoneNumberId;
   return {
@@ -47,9 +40,7 @@ export function channelLimitChangeOf(family: AccountUpdatedEvent, at: Date | nul
 export function createAccountEffects(deps: { db: Db; clock?: Clock }): Pick<FamilyEffects, 'applyAccountUpdate'> {
   const clock = deps.clock ?? systemClock;
   return {
-    async applyAccountUpdate(workspaceId: string, received: AccountUpdatedEvent): Promise<void> {
-      // Stored as received: a NUL the provider sent is kept as the text \u0000 (PostgreSQL refuses the byte).
-      const family = escapeNul(received) as AccountUpdatedEvent;
+    async applyAccountUpdate(workspaceId: string, family: AccountUpdatedEvent): Promise<void> {
       const now = clock.now();
       const at = familyTime(family.occurredAt);
       await deps.db.transaction(async (tx) => {

@@ -55,7 +55,8 @@ describe('contact.changed effects', () => {
     expect(contacts[0].last_inbound_at).toEqual(new Date((CHANGE_AT + 60) * 1000));
     const conversations = await h.conversations(ws);
     expect(conversations).toHaveLength(1);
-    expect(conversations[0].window_expires_at).toEqual(new Date((CHANGE_AT + 60 + 86400) * 1000));
+    // The newest window-opening event is the 🎉 reaction (an emoji added opens the window, core's opensServiceWindow).
+    expect(conversations[0].window_expires_at).toEqual(new Date((CHANGE_AT + 90 + 86400) * 1000));
     expect((await h.messages(ws)).map((m) => [m.provider_message_id, m.contact_id, m.conversation_id])).toEqual([
       ['wamid.old-1', oldContact.id, conversations[0].id],
       ['wamid.new-1', oldContact.id, conversations[0].id],

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAuditLogs } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { effectsHarness, inboundText, PABLO, PABLO_USER_ID, reaction, SHEENA_HIDDEN, status, unixIso, windowOpened } from './testing/families';
 
@@ -61,7 +62,8 @@ describe('contact identity: phone number, user id, or both', () => {
     expect(conversations).toHaveLength(1);
     expect(conversations[0]).toMatchObject({ contact_id: contacts[0].id });
     expect(conversations[0].window_opened_at).toEqual(new Date(1750000000 * 1000));
-    expect(conversations[0].window_expires_at).toEqual(new Date((1750000100 + 86400) * 1000));
+    // The reaction (an emoji added, at 1750000200) extends the window too (core's opensServiceWindow).
+    expect(conversations[0].window_expires_at).toEqual(new Date((1750000200 + 86400) * 1000));
     const messages = await h.messages(ws);
     expect(messages.map((m) => [m.provider_message_id, m.contact_id, m.conversation_id])).toEqual([
       ['wamid.by-phone', contacts[0].id, conversations[0].id],
@@ -71,6 +73,34 @@ describe('contact identity: phone number, user id, or both', () => {
     // Replays after the merge go to the merged contact.
     await h.apply(ws, byUser, byPhone);
     expect(await h.contacts(ws)).toHaveLength(1);
+  });
+
+  it('a merge leaves a trace: the absorbed contact id is in the audit log, with the id it became', async () => {
+    const ws = await h.workspace();
+    await h.apply(ws, inboundText({ providerMessageId: 'wamid.by-phone', contact: { ...PABLO, waId: '16505551234', userId: null } }));
+    await h.apply(ws, inboundText({ providerMessageId: 'wamid.by-user', contact: PABLO, sentAt: unixIso(1749416383 + 60) }));
+    const [first, second] = await h.contacts(ws);
+    await h.apply(ws, status({ status: 'delivered', recipient: { ...PABLO, waId: '16505551234' }, conversation: null }));
+    const [kept] = await h.contacts(ws);
+    const absorbedId = kept.id === first.id ? second.id : first.id;
+    expect(await listAuditLogs(tdb.db, ws, { limit: 10, action: 'contact.merged' })).toEqual([
+      expect.objectContaining({ actorId: 'system', targetId: kept.id, details: { absorbedId, keptId: kept.id } }),
+    ]);
+  });
+
+  it('a status for a known contact only finds it: the row is not written (updated_at unchanged)', async () => {
+    const ws = await h.workspace();
+    await h.apply(ws, inboundText());
+    const [before] = await h.contacts(ws);
+    await h.apply(ws, status({ status: 'delivered', conversation: null }), status({ status: 'read', occurredAt: unixIso(1750030080), conversation: null }));
+    const [after] = await h.contacts(ws);
+    expect(after).toEqual(before);
+    expect((await h.statuses(ws)).map((s) => s.contact_id)).toEqual([before.id, before.id]);
+    // A family that fills a blank still writes it (a username the contact had no value for).
+    await h.apply(ws, status({ status: 'played', occurredAt: unixIso(1750030090), conversation: null, recipient: { ...SHEENA_HIDDEN, waId: '16505551234', userId: null } }));
+    const [filled] = await h.contacts(ws);
+    expect(filled).toMatchObject({ id: before.id, username: '@realsheenanelson', country_code: 'US' });
+    expect(filled.updated_at.getTime()).toBeGreaterThan(before.updated_at.getTime());
   });
 
   it('a phone number never overwrites a different one already on the contact found by user id', async () => {

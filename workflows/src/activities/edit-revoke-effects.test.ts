@@ -28,7 +28,7 @@ describe('message.edited and message.revoked effects', () => {
     const msg = await h.message(ws, ORIGINAL_ID);
     expect(msg).toMatchObject({ caption: 'Updated image caption', media_id: '1234567890', type: 'image', content: expect.objectContaining({ caption: 'Updated image caption' }) });
     expect(msg.edited_at).toEqual(new Date(1749854575 * 1000));
-    const versions = await listMessageRevisions(tdb.db, ws, ORIGINAL_ID);
+    const versions = await listMessageRevisions(tdb.db, ws, [ORIGINAL_ID]);
     expect(versions.map((v) => [v.kind, v.text])).toEqual([['original', 'Taj Mahal'], ['edit', 'Updated image caption']]);
     expect(versions[0]!.content).toMatchObject({ caption: 'Taj Mahal', id: '1003383421387256' });
     const [after] = await h.conversations(ws);

@@ -125,6 +125,22 @@ describe('message.inbound effects', () => {
     expect((await h.contacts(ws))[0]).toMatchObject({ subscriber_status: 'blocked', subscriber_status_source: 'operator' });
   });
 
+  it('an edit delivered as unsupported (D/webhooks/reference/messages/unsupported, messages_unsupported_edit.json) is kept but opens no window', async () => {
+    const ws = await h.workspace();
+    const opened = inboundText({ sentAt: unixIso(1750000000) });
+    await h.apply(ws, opened);
+    const undeliveredEdit = inboundText({
+      providerMessageId: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQUFERjg0NDEzNDdFODU3MUMxMAA=', sentAt: unixIso(1750090702), type: 'unsupported',
+      content: { kind: 'unsupported', unsupportedType: 'edit' }, text: null,
+      errors: [{ code: 131051, title: 'Message type unknown', message: 'Message type unknown', details: 'Message type is currently not supported.', href: null }],
+    });
+    await h.apply(ws, undeliveredEdit);
+    const [conv] = await h.conversations(ws);
+    // The window is still the first message's; the thread's last message moved.
+    expect(conv).toMatchObject({ window_expires_at: new Date((1750000000 + 86400) * 1000), last_inbound_at: new Date(1750000000 * 1000), last_message_at: new Date(1750090702 * 1000) });
+    expect(await h.message(ws, undeliveredEdit.providerMessageId)).toMatchObject({ type: 'unsupported', conversation_id: conv.id });
+  });
+
   it('the same families in two workspaces make two sets of rows', async () => {
     const [a, b] = [await h.workspace(), await h.workspace()];
     await h.apply(a, inboundText());

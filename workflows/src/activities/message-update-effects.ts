@@ -1,12 +1,14 @@
-import type { MessageEditedEvent, MessageReactionEvent, MessageRevokedEvent } from '@mos/core';
-import { applyMessageRevisions, recordRevision, resolveContact, upsertReaction, type DbOrTx } from '@mos/db';
+import { opensServiceWindow, type MessageEditedEvent, type MessageReactionEvent, type MessageRevokedEvent } from '@mos/core';
+import { applyMessageRevisions, recordRevision, resolveContact, touchConversationInbound, upsertReaction, type DbOrTx } from '@mos/db';
 import type { Logger } from '@mos/config';
 import { identityOf } from './contact-identity';
 
 /**
- * `message.reaction`: not a message (no message row; the window is the normalizer's
- * `conversation.updated` business). The contact's current reaction to the message, newest
- * wins, a removal kept as such; the reacted-to message need not be known to us.
+ * `message.reaction`: not a message (no message row). The contact's current reaction to the
+ * message, newest wins, a removal kept as such; the reacted-to message need not be known to
+ * us. A reaction that adds an emoji is something the user sent, so it opens or extends the
+ * service window (core's `opensServiceWindow`, the same rule as the `service_window_opened`
+ * family the normalizer emits beside it, which is a no-op); a removal does not.
  */
 export async function applyReaction(tx: DbOrTx, workspaceId: string, ev: MessageReactionEvent, log?: Logger): Promise<void> {
   const at = new Date(ev.occurredAt);
@@ -18,6 +20,7 @@ export async function applyReaction(tx: DbOrTx, workspaceId: string, ev: Message
     emoji: ev.emoji,
     occurredAt: at,
   });
+  if (opensServiceWindow(ev)) await touchConversationInbound(tx, workspaceId, contact.id, at);
   log?.debug({ workspaceId, contactId: contact.id, reactionId: row.id, removed: row.emoji === null }, 'reaction applied');
 }
 

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
-import { normalizeEnvelope, parseProviderEnvelope, summarizeEvent, type Clock } from '@mos/core';
+import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
+import { escapeNul, normalizeEnvelope, parseProviderEnvelope, summarizeEvent, type Clock, type NormalizedEvent } from '@mos/core';
 import { findDeliveryForJob, finishWebhookProcessing, loadEventForProcessing, type Db } from '@mos/db';
 import type { Logger } from '@mos/config';
 import { WebhookFailureType, type ProcessWebhookEventInput, type ProcessWebhookEventResult } from '../shared';
@@ -41,6 +41,29 @@ function normalizeOrFail(envelope: Parameters<typeof normalizeEnvelope>[0]): Ret
     throw permanent(WebhookFailureType.InvalidPayload, `no change could be read: the value of ${fields} does not match the provider's documented shape`);
   }
   return normalized;
+}
+
+/** The PostgreSQL error code (SQLSTATE) of a database error, possibly wrapped (drizzle's "Failed query"). */
+function sqlState(err: unknown): string | null {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return null;
+}
+
+/**
+ * An effect's own failure (an ApplicationFailure, e.g. a non-retryable rejection) passes as it
+ * is. Anything else is replaced by a retryable failure that says only what failed and the
+ * PostgreSQL error code: drizzle's message carries the query and its parameters (phone
+ * numbers, names, message text), and the message becomes the Temporal failure and the
+ * delivery's stored error.
+ */
+function withoutPersonalData(err: unknown, family: NormalizedEvent['family']): unknown {
+  if (err instanceof TemporalFailure) return err;
+  const code = sqlState(err);
+  const what = code ? `database error ${code}` : `${err instanceof Error ? err.name : typeof err} thrown`;
+  return ApplicationFailure.retryable(`applying a ${family} family failed: ${what}`, WebhookFailureType.EffectFailed);
 }
 
 /**
@@ -91,13 +114,29 @@ export function createProcessEvent(deps: ActivityDeps) {
       throw permanent(type, decoded.issues.slice(0, 3).join('; '));
     }
     // Stored as unparseable by an older parser (before whatsapp_business_account was accepted)
-    // but readable now, e.g. on replay: process it, under the topic the parser derives today.
+    // but readable now: a job in flight across a deploy (a replay is parsed again at ingress,
+    // into a new event row). Process it, and the event row takes the topic and summary the
+    // parser derives today.
     const topic = storedAsUnparseable ? decoded.summary.topic : event.topic;
+    const { summary } = decoded;
+    const reparsed =
+      storedAsUnparseable && event.topic !== summary.topic
+        ? { topic, summary: { ...summary }, accountId: summary.accountId, phoneNumberId: summary.phoneNumberId, displayPhoneNumber: summary.displayPhoneNumber }
+        : undefined;
 
     const normalized = normalizeOrFail(decoded.envelope);
+    // Once, for every effect: the provider may send a NUL inside any string (a message text, a
+    // profile name), which PostgreSQL refuses in text and jsonb; kept as the text \u0000.
+    const families = escapeNul(normalized.events) as NormalizedEvent[];
     await cancellable(
       (async () => {
-        for (const family of normalized.events) await applyFamily(deps.effects, workspaceId, family);
+        for (const family of families) {
+          try {
+            await applyFamily(deps.effects, workspaceId, family);
+          } catch (err) {
+            throw withoutPersonalData(err, family.family);
+          }
+        }
       })(),
     );
 
@@ -107,9 +146,10 @@ export function createProcessEvent(deps: ActivityDeps) {
       jobId,
       topic,
       status: 'processed',
-      families: normalized.events.map(summarizeEvent),
+      families: families.map(summarizeEvent),
       error: null,
       now: deps.clock.now(),
+      reparsed,
     });
     deps.log.debug({ workspaceId, webhookEventId, jobId, deliveryId: delivery.id, families: normalized.events.length }, 'webhook event processed');
     return {

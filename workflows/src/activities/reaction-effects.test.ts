@@ -18,16 +18,25 @@ describe('message.reaction effects', () => {
   const ADD = reaction();
   const REMOVE = reaction({ providerMessageId: 'wamid.reaction-removed', emoji: null, occurredAt: unixIso(1749419544 + 30) });
 
-  it('is not a message: no message row, no window; kept for a message we never stored', async () => {
+  it('is not a message: no message row; kept for a message we never stored', async () => {
     const ws = await h.workspace();
     await h.apply(ws, ADD);
     expect(await h.messages(ws)).toEqual([]);
-    expect(await h.conversations(ws)).toEqual([]);
     const [contact] = await h.contacts(ws);
     expect(contact).toMatchObject({ phone_number: '+16505551234', last_inbound_at: null });
     expect(await h.reactions(ws)).toEqual([
       expect.objectContaining({ reacted_to_message_id: 'wamid.HBgLMTQxMjU1NTA4MjkVAgASGBQzQUNCNjk5RDUwNUZGMUZEM0VBRAA=', contact_id: contact.id, emoji: '👍' }),
     ]);
+  });
+
+  it('adding an emoji opens the service window by itself (its service_window_opened family is a no-op); a removal does not', async () => {
+    const ws = await h.workspace();
+    await h.apply(ws, ADD);
+    const [conversation] = await h.conversations(ws);
+    expect(conversation).toMatchObject({ window_opened_at: new Date(1749419544 * 1000), window_expires_at: new Date((1749419544 + 86400) * 1000) });
+    const other = await h.workspace();
+    await h.apply(other, REMOVE);
+    expect(await h.conversations(other)).toEqual([]);
   });
 
   it('a removal keeps the row without emoji; the add replayed afterwards does not bring it back', async () => {

@@ -1,6 +1,7 @@
 import { sha256Hex, type Clock } from '@mos/core';
 import {
-  deleteStatusesBefore, getWorkspace, listRetentionWorkspaces, purgeEnvelopeBodiesBefore, purgeMessageContentBefore, writeAuditLog, type Db,
+  deleteReactionsBefore, deleteStatusesBefore, getWorkspace, listRetentionWorkspaces, purgeEnvelopeBodiesBefore, purgeMessageContentBefore,
+  purgeVersionContentBefore, writeAuditLog, type Db,
 } from '@mos/db';
 import type { Logger } from '@mos/config';
 import type { RetentionCounts } from '../retention-shared';
@@ -39,6 +40,9 @@ export function createRetentionActivities(deps: RetentionDeps) {
         messages: await purgeMessageContentBefore(tx, input.workspaceId, cutoff, input.batchSize, now),
         webhookEvents: await purgeEnvelopeBodiesBefore(tx, input.workspaceId, cutoff, input.batchSize, now),
         deliveryStatuses: await deleteStatusesBefore(tx, input.workspaceId, cutoff, input.batchSize),
+        // After the messages: what is left is what no purged message took with it.
+        messageVersions: await purgeVersionContentBefore(tx, input.workspaceId, cutoff, input.batchSize),
+        reactions: await deleteReactionsBefore(tx, input.workspaceId, cutoff, input.batchSize),
       }));
       const done = Object.values(result).every((n) => n < input.batchSize);
       return { ...result, done };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureContact, ensureConversation, insertMessage } from '@mos/db';
+import { ensureConversation, insertMessage, resolveContact } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { effectsHarness, SHEENA_PHONE, status, unixIso } from './testing/families';
 
@@ -20,7 +20,7 @@ describe('message.status effects', () => {
   afterAll(async () => tdb?.drop());
 
   const storeOutbound = async (ws: string, type = 'audio') => {
-    const contact = await ensureContact(tdb.db, ws, SHEENA_PHONE);
+    const contact = await resolveContact(tdb.db, ws, { phoneNumber: SHEENA_PHONE, userId: null }, { at: new Date(1750030000 * 1000) });
     const conv = await ensureConversation(tdb.db, ws, contact.id);
     return (await insertMessage(tdb.db, ws, { conversationId: conv.id, contactId: contact.id, direction: 'outbound', providerMessageId: OUT, type, sentAt: new Date(1750030000 * 1000) })).message;
   };

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { escapeNul, mapProviderTemplateStatus, providerReason, systemClock, type Clock, type TemplateUpdatedEvent } from '@mos/core';
+import { mapProviderTemplateStatus, TEMPLATE_CHANGE_FIELDS, providerReason, systemClock, type Clock, type TemplateUpdatedEvent } from '@mos/core';
 import {
   applyTemplateCategoryUpdate, applyTemplateComponentsUpdate, applyTemplateQualityUpdate, applyTemplateStatusUpdate, getWorkspace,
   listSyncableWorkspaceIds, recordAccountEvent, upsertSyncedTemplate, type AccountEventInput, type Db,
@@ -90,13 +90,6 @@ export function templateActivitiesFromEnv(deps: { db: Db; log: Logger; env: Env;
   return createTemplateActivities({ db: deps.db, log: deps.log, vault, provider, clock: deps.clock });
 }
 
-/** Where each template change comes from (the provider's `field`), for changes recorded as account events. */
-const TEMPLATE_FIELD = {
-  status: 'message_template_status_update',
-  quality: 'message_template_quality_update',
-  category: 'template_category_update',
-  components: 'message_template_components_update',
-} as const;
 
 /** An ISO time from a family, or null when absent or unreadable (then ordering treats it as untimed). */
 export function familyTime(iso: string | null | undefined): Date | null {
@@ -113,7 +106,7 @@ function unattachedTemplateChange(family: TemplateUpdatedEvent, at: Date | null)
     : family.change === 'category' ? (family.correctCategory ? `category to become ${family.correctCategory}` : `category ${family.previousCategory ?? '?'} -> ${family.newCategory}`)
     : 'components edited';
   return {
-    field: TEMPLATE_FIELD[family.change],
+    field: TEMPLATE_CHANGE_FIELDS[family.change],
     event: family.change === 'status' ? family.event : family.change,
     occurredAt: at,
     summary: `Template ${family.providerTemplateId}${family.name ? ` (${family.name}${family.language ? `, ${family.language}` : ''})` : ''}: ${what}; not in the synced list, recorded only (the next template sync adds it)`,
@@ -136,9 +129,7 @@ function unattachedTemplateChange(family: TemplateUpdatedEvent, at: Date | null)
 export function createTemplateEffects(deps: { db: Db; clock?: Clock }): Pick<FamilyEffects, 'applyTemplateUpdate'> {
   const clock = deps.clock ?? systemClock;
   return {
-    async applyTemplateUpdate(workspaceId: string, received: TemplateUpdatedEvent): Promise<void> {
-      // Stored as received: a NUL the provider sent is kept as the text \u0000 (PostgreSQL refuses the byte).
-      const family = escapeNul(received) as TemplateUpdatedEvent;
+    async applyTemplateUpdate(workspaceId: string, family: TemplateUpdatedEvent): Promise<void> {
       const now = clock.now();
       const at = familyTime(family.occurredAt);
       const ref = { providerTemplateId: family.providerTemplateId, name: family.name, language: family.language };

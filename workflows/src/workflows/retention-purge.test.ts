@@ -103,7 +103,7 @@ describe('retention purge (real Temporal, injectable clock)', () => {
     // A run that died after its first batch: that batch committed, and a new run finishes the rest.
     const activities = createRetentionActivities({ db: tdb.db, log, clock });
     const first = await activities.purgeRetentionBatch({ workspaceId: a, cutoff: '2025-08-02T00:00:00.000Z', batchSize: 2 });
-    expect(first).toEqual({ messages: 2, webhookEvents: 2, deliveryStatuses: 2, done: false });
+    expect(first).toEqual({ messages: 2, webhookEvents: 2, deliveryStatuses: 2, messageVersions: 0, reactions: 0, done: false });
     expect(await state(a)).toEqual({ withBody: 5, messages: 7, rawBodies: 5, statuses: 5 });
     const workflowId = `retention-test-${newId('request')}`;
     const result = await purge(a, 2, workflowId);

@@ -1,7 +1,7 @@
 import { continueAsNew, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { RetentionActivities } from '../activities/retention';
 import {
-  RETENTION_BATCH_SIZE, type RetentionCounts, type RetentionPurgeInput, type RetentionPurgeResult,
+  NO_RETENTION_COUNTS, RETENTION_BATCH_SIZE, type RetentionCounts, type RetentionPurgeInput, type RetentionPurgeResult,
 } from '../retention-shared';
 
 const { listRetentionTargets, retentionCutoff, purgeRetentionBatch, recordRetentionPurge } = proxyActivities<RetentionActivities>({
@@ -12,21 +12,24 @@ const { listRetentionTargets, retentionCutoff, purgeRetentionBatch, recordRetent
 /** Batches per run before continuing as new, so a huge backlog never bloats one history. */
 const BATCHES_PER_RUN = 200;
 
-const add = (a: RetentionCounts, b: RetentionCounts): RetentionCounts => ({
-  messages: a.messages + b.messages,
-  webhookEvents: a.webhookEvents + b.webhookEvents,
-  deliveryStatuses: a.deliveryStatuses + b.deliveryStatuses,
-});
+const COUNT_KEYS = Object.keys(NO_RETENTION_COUNTS) as (keyof RetentionCounts)[];
+
+/** Key by key; a count missing on either side (a run carried over from before that kind existed) adds 0. */
+function add(a: Partial<RetentionCounts>, b: Partial<RetentionCounts>): RetentionCounts {
+  const sum = { ...NO_RETENTION_COUNTS };
+  for (const k of COUNT_KEYS) sum[k] = (a[k] ?? 0) + (b[k] ?? 0);
+  return sum;
+}
 
 /**
  * Purges one workspace's data older than its retention period: message content, raw
- * webhook bodies, delivery-history rows, batch by batch until nothing is left, then one
- * `retention.purge` audit entry with the counts. The cutoff is fixed at the start (and
- * carried across continue-as-new) so the run converges.
+ * webhook bodies, delivery-history rows, message versions and reactions, batch by batch
+ * until nothing is left, then one `retention.purge` audit entry with the counts. The cutoff
+ * is fixed at the start (and carried across continue-as-new) so the run converges.
  */
 export async function retentionPurge(input: RetentionPurgeInput): Promise<RetentionPurgeResult> {
-  const plan = input.carry ?? (await retentionCutoff({ workspaceId: input.workspaceId }).then((p) => p && { ...p, batches: 0, counts: { messages: 0, webhookEvents: 0, deliveryStatuses: 0 } }));
-  if (!plan) return { workspaceId: input.workspaceId, skipped: true, cutoff: null, batches: 0, counts: { messages: 0, webhookEvents: 0, deliveryStatuses: 0 } };
+  const plan = input.carry ?? (await retentionCutoff({ workspaceId: input.workspaceId }).then((p) => p && { ...p, batches: 0, counts: NO_RETENTION_COUNTS }));
+  if (!plan) return { workspaceId: input.workspaceId, skipped: true, cutoff: null, batches: 0, counts: NO_RETENTION_COUNTS };
   const batchSize = input.batchSize ?? RETENTION_BATCH_SIZE;
   let { batches, counts } = plan;
   for (let run = 0; ; run++) {
@@ -56,7 +59,7 @@ export async function retentionSweep(): Promise<RetentionPurgeResult[]> {
     try {
       results.push(await executeChild(retentionPurge, { args: [{ workspaceId: t.workspaceId }], workflowId: `${workflowInfo().workflowId}-${t.workspaceId}` }));
     } catch (err) {
-      results.push({ workspaceId: t.workspaceId, skipped: true, cutoff: null, batches: 0, counts: { messages: 0, webhookEvents: 0, deliveryStatuses: 0 }, error: err instanceof Error ? err.message : String(err) });
+      results.push({ workspaceId: t.workspaceId, skipped: true, cutoff: null, batches: 0, counts: NO_RETENTION_COUNTS, error: err instanceof Error ? err.message : String(err) });
     }
   }
   return results;

@@ -1,14 +1,27 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildAssistantPrompt, citedContexts, readChatCompletion, searchTerms, toPrefixTsQuery } from './assistant';
 import { anonymousPhoneToken, envelopeIdentityNeedles, envelopePhoneNeedles } from './privacy';
-import { REDACTED, redactContactIdentity, redactMessageContent, redactPersonalData } from './redaction';
-import { classifyOptKeyword, subscriberStatusAfter, toE164 } from './subscriber';
+import { REDACTED, redactBodyText, redactContactIdentity, redactMessageContent, redactPersonalData } from './redaction';
+import { classifyButtonOptKeyword, classifyOptKeyword, STOP_KEYWORDS, subscriberStatusAfter, toE164 } from './subscriber';
 
 describe('opt-out and opt-in keywords', () => {
   it('matches the whole trimmed text, any case', () => {
     for (const t of ['STOP', 'stop', ' Stop\n', 'STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit', 'ANNULLA', 'annulla', 'stop!']) expect(classifyOptKeyword(t), t).toBe('stop');
     for (const t of ['START', ' start ', 'Unstop', 'subscribe']) expect(classifyOptKeyword(t), t).toBe('start');
     for (const t of ['please stop', 'stop it', 'the end.', '', null, undefined, 'STARTING', 'annullare']) expect(classifyOptKeyword(t), String(t)).toBeNull();
+  });
+  it('on a button: a first word STOP/STOPALL/UNSUBSCRIBE opts out, START/UNSTOP/SUBSCRIBE only whole, CANCEL/END/QUIT/ANNULLA never', () => {
+    for (const t of ['Stop promotions', 'Stop promozioni', 'STOP', ' stop. ', 'Stopall', 'UNSUBSCRIBE me', 'Stop, please', 'unsubscribe!']) expect(classifyButtonOptKeyword([t]), t).toBe('stop');
+    for (const t of ['Start', 'unstop', 'SUBSCRIBE.']) expect(classifyButtonOptKeyword([t]), t).toBe('start');
+    for (const t of ['Start shopping', 'Subscribe to news', 'Cancel', 'Cancel my order', 'End', 'quit', 'Annulla', 'Stopwatch', 'Please stop', '', null]) {
+      expect(classifyButtonOptKeyword([t]), String(t)).toBeNull();
+    }
+    // Payload then label (or id then title): the first that carries a keyword decides.
+    expect(classifyButtonOptKeyword(['btn_2', 'Start'])).toBe('start');
+    expect(classifyButtonOptKeyword(['STOP', 'Not now'])).toBe('stop');
+    // Every word that opts out on a button opts out typed, too.
+    for (const t of ['Stop', 'Stopall', 'Unsubscribe']) expect(STOP_KEYWORDS).toContain(t.toUpperCase());
   });
   it('never lifts a block', () => {
     expect(subscriberStatusAfter('blocked', 'start')).toBe('blocked');
@@ -49,6 +62,28 @@ describe('viewer redaction of identities and content', () => {
     const text = JSON.stringify(redactPersonalData(value));
     for (const secret of ['@realsheenanelson', 'user.93737', 'Sheena']) expect(text).not.toContain(secret);
     expect(text).toContain('"type":"text"');
+  });
+  it('raw bodies: numbers are hidden too, except operational ones (docs/provider-reference/webhooks/messages_location.json)', () => {
+    // D/webhooks/reference/messages/location: a location's coordinates say where someone is.
+    const raw = readFileSync(new URL('../../../../docs/provider-reference/webhooks/messages_location.json', import.meta.url));
+    const body = JSON.parse(redactBodyText(raw)!);
+    const value = body.entry[0].changes[0].value;
+    expect(value.messages[0]).toMatchObject({ type: 'location', timestamp: expect.stringMatching(/^\d+$/), location: { latitude: REDACTED, longitude: REDACTED, name: REDACTED, address: REDACTED } });
+    for (const coordinate of ['37.44', '122.16']) expect(JSON.stringify(body)).not.toContain(coordinate);
+    // Operational numbers stay: entry time, error codes, template ids, limits.
+    const operational = { entry: [{ time: 1739321024, changes: [{ value: {
+      message_template_id: 1689556908129832, errors: [{ code: 130429, title: 'Rate limit hit' }], max_daily_conversations_per_business: 2000,
+      order: { product_items: [{ quantity: 2, item_price: 30 }] },
+    } }] }] };
+    expect(redactPersonalData(operational)).toEqual({ entry: [{ time: 1739321024, changes: [{ value: {
+      message_template_id: 1689556908129832, errors: [{ code: 130429, title: 'Rate limit hit' }], max_daily_conversations_per_business: 2000,
+      order: { product_items: [{ quantity: REDACTED, item_price: REDACTED }] },
+    } }] }] });
+  });
+  it('raw bodies and stored content share one redactor: the same shape rules, each with its own allow-list', () => {
+    const shape = { a: [1, 'x', true, null, { b: 2 }], kind: 'location', type: 'text' };
+    expect(redactPersonalData(shape)).toEqual({ a: [REDACTED, REDACTED, true, null, { b: REDACTED }], kind: REDACTED, type: 'text' });
+    expect(redactMessageContent(shape)).toEqual({ a: [REDACTED, REDACTED, true, null, { b: REDACTED }], kind: 'location', type: 'text' });
   });
   it('stored content keeps its kind, hides words, ids and coordinates (messages_location.json)', () => {
     const location = { kind: 'location', latitude: 37.44221496582, longitude: -122.16165924072, name: 'Philz Coffee', address: '101 Forest Ave, Palo Alto, CA 94301', url: null };

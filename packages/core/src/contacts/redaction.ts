@@ -5,24 +5,46 @@
  */
 
 /**
- * Keys whose string values are operational, not personal, and stay visible. Everything
- * else is redacted: an allow-list, so a field the provider adds tomorrow is hidden by default.
+ * Keys of a raw provider body (webhook envelopes, account event values) whose values are
+ * operational, not personal, and stay visible. Everything else is redacted: an allow-list, so
+ * a field the provider adds tomorrow is hidden by default. Numbers are values too: only these
+ * keys' numbers show (times, codes, template ids, limits), never a location's latitude or an
+ * order's quantity.
  */
 const OPERATIONAL_KEYS = new Set([
   'object', 'field', 'messaging_product', 'type', 'status', 'id', 'timestamp', 'category', 'pricing_model', 'billable',
-  'code', 'title', 'event', 'reason', 'message_template_id', 'message_template_name', 'message_template_language',
+  'code', 'error_code', 'title', 'event', 'reason', 'message_template_id', 'message_template_name', 'message_template_language',
   'phone_number_id', 'display_phone_number', 'expiration_timestamp', 'mime_type', 'sha256', 'origin', 'new_category',
   'previous_category', 'current_limit', 'max_daily_conversation_per_phone', 'max_phone_numbers_per_business', 'decision',
+  // Numbers the provider's account and template examples carry (docs/provider-reference/webhooks).
+  'time', 'start_time', 'tier_update_time', 'category_update_timestamp', 'disable_date',
+  'max_daily_conversations_per_business', 'max_phone_numbers_per_waba',
+]);
+
+/** Keys of our stored message content (core MessageContent, context, referral) that say what kind of thing it is, not what it says. */
+const CONTENT_SHAPE_KEYS = new Set([
+  'kind', 'mediaKind', 'mimeType', 'replyType', 'unsupportedType', 'type', 'voice', 'animated', 'forwarded', 'frequentlyForwarded', 'sourceType', 'mediaType',
+  'currency',
 ]);
 
 export const REDACTED = '[redacted]';
 
-/** A JSON value with every non-operational string (and every object key's personal value) replaced. */
-export function redactPersonalData(value: unknown, key?: string): unknown {
-  if (typeof value === 'string') return key !== undefined && OPERATIONAL_KEYS.has(key) ? value : REDACTED;
-  if (Array.isArray(value)) return value.map((v) => redactPersonalData(v, key));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactPersonalData(v, k)]));
-  return value;
+/**
+ * The one redactor: JSON keeps its shape (objects, arrays, null, booleans); a string or a
+ * number shows only under an allowed key (an array's items count as under its key), anything
+ * else becomes `[redacted]`.
+ */
+function redactExcept(allowed: ReadonlySet<string>, value: unknown, key: string | undefined): unknown {
+  if (value === null || value === undefined || typeof value === 'boolean') return value;
+  if (typeof value === 'string' || typeof value === 'number') return key !== undefined && allowed.has(key) ? value : REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redactExcept(allowed, v, key));
+  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactExcept(allowed, v, k)]));
+  return REDACTED;
+}
+
+/** A viewer's copy of a raw provider body: only operational keys' values stay. */
+export function redactPersonalData(value: unknown): unknown {
+  return redactExcept(OPERATIONAL_KEYS, value, undefined);
 }
 
 /** `+393331234567` -> `+39*******567`: enough to tell numbers apart in a list, not to call one. */
@@ -46,23 +68,12 @@ export function redactContactIdentity<T extends { phoneNumber: string | null; pr
   };
 }
 
-/** Keys of our stored message content (core MessageContent, context, referral) that say what kind of thing it is, not what it says. */
-const CONTENT_SHAPE_KEYS = new Set([
-  'kind', 'mediaKind', 'mimeType', 'replyType', 'unsupportedType', 'type', 'voice', 'animated', 'forwarded', 'frequentlyForwarded', 'sourceType', 'mediaType',
-  'currency',
-]);
-
 /**
  * A viewer's copy of a stored message content, context or referral: its shape and kind stay,
- * every other value (text, ids, urls, coordinates, quantities) is hidden. Numbers are hidden
- * too here, unlike raw bodies: a location's latitude and longitude say where someone is.
+ * every other value (text, ids, urls, coordinates, quantities) is hidden.
  */
-export function redactMessageContent(value: unknown, key?: string): unknown {
-  if (value === null || value === undefined || typeof value === 'boolean') return value;
-  if (typeof value === 'string' || typeof value === 'number') return key !== undefined && CONTENT_SHAPE_KEYS.has(key) ? value : REDACTED;
-  if (Array.isArray(value)) return value.map((v) => redactMessageContent(v, key));
-  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactMessageContent(v, k)]));
-  return REDACTED;
+export function redactMessageContent(value: unknown): unknown {
+  return redactExcept(CONTENT_SHAPE_KEYS, value, undefined);
 }
 
 /** The redacted text of a stored body for a viewer: JSON keeps its shape, anything else is hidden whole. */

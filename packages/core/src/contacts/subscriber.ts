@@ -13,12 +13,30 @@ export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
 export const SUBSCRIBER_STATUS_SOURCES = ['keyword', 'operator', 'provider_preference'] as const;
 export type SubscriberStatusSource = (typeof SUBSCRIBER_STATUS_SOURCES)[number];
 
-/** Opt-out words (English plus the Italian "ANNULLA"); matched on the whole trimmed text. */
-export const STOP_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'ANNULLA'] as const;
-/** Opt-in words: re-subscribe a contact who opted out by keyword. */
+/**
+ * Opt-out words that only ever mean opt-out, typed or on a button (see `classifyButtonOptKeyword`).
+ */
+const BUTTON_STOP_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE'] as const;
+/**
+ * Opt-out words only when typed as the whole message (the SMS convention customers know). On a
+ * button they are an answer, not an opt-out: the provider's own interactive example is a button
+ * titled "Cancel" on an appointment, and tapping it must not unsubscribe anyone. ANNULLA is the
+ * Italian CANCEL.
+ */
+const TYPED_ONLY_STOP_KEYWORDS = ['CANCEL', 'END', 'QUIT', 'ANNULLA'] as const;
+/** Opt-out words (English plus the Italian "ANNULLA"); typed, matched on the whole trimmed text. */
+export const STOP_KEYWORDS = [...BUTTON_STOP_KEYWORDS, ...TYPED_ONLY_STOP_KEYWORDS] as const;
+/** Opt-in words: re-subscribe a contact who opted out by keyword. Only ever the whole text. */
 export const START_KEYWORDS = ['START', 'UNSTOP', 'SUBSCRIBE'] as const;
 
 export type OptKeyword = 'stop' | 'start';
+
+/** The comparable form of a text or a word: trimmed, trailing `.`/`!`/`,`/`;`/`:` dropped, upper-cased. */
+function keywordForm(text: string): string {
+  return text.trim().replace(/[.!,;:]+$/, '').toUpperCase();
+}
+
+const isOneOf = (words: readonly string[], word: string): boolean => words.includes(word);
 
 /**
  * Whether an inbound text is an opt-out or opt-in keyword. Only the whole message counts
@@ -27,31 +45,27 @@ export type OptKeyword = 'stop' | 'start';
  */
 export function classifyOptKeyword(text: string | null | undefined): OptKeyword | null {
   if (!text) return null;
-  const word = text.trim().replace(/[.!]+$/, '').toUpperCase();
-  if ((STOP_KEYWORDS as readonly string[]).includes(word)) return 'stop';
-  if ((START_KEYWORDS as readonly string[]).includes(word)) return 'start';
+  const word = keywordForm(text);
+  if (isOneOf(STOP_KEYWORDS, word)) return 'stop';
+  if (isOneOf(START_KEYWORDS, word)) return 'start';
   return null;
 }
 
 /**
- * Words that only ever mean opt-out/opt-in, whatever the context. Typed as a whole message,
- * CANCEL, END, QUIT and ANNULLA also opt out (the SMS convention customers know); on a button
- * they do not: the provider's own interactive example is a button titled "Cancel" on an
- * appointment, and tapping it must not unsubscribe anyone.
- */
-const UNAMBIGUOUS_STOP: readonly string[] = ['STOP', 'STOPALL', 'UNSUBSCRIBE'];
-
-/**
  * The keyword a button tap carries, in the order given: a quick-reply tap has its payload and
  * its label, an interactive reply its id and its title, and a business may key STOP on either.
- * The whole-text rule of `classifyOptKeyword` applies to each ("Stop promotions" counts for
- * nothing), with only the unambiguous stop words.
+ * A button is written by the business, so its words are a choice the customer makes, not
+ * conversation: a label whose FIRST word is STOP, STOPALL or UNSUBSCRIBE is an opt-out ("Stop
+ * promotions", the starter pack's own quick reply, core/templates/starter-pack.ts). START, UNSTOP
+ * and SUBSCRIBE count only as the whole label ("Start" yes, "Start shopping" no), and the
+ * typed-only words (CANCEL, END, QUIT, ANNULLA) never count on a button.
  */
 export function classifyButtonOptKeyword(candidates: readonly (string | null | undefined)[]): OptKeyword | null {
   for (const candidate of candidates) {
-    const keyword = classifyOptKeyword(candidate);
-    if (keyword === 'start') return keyword;
-    if (keyword === 'stop' && UNAMBIGUOUS_STOP.includes(candidate!.trim().replace(/[.!]+$/, '').toUpperCase())) return keyword;
+    if (!candidate) continue;
+    if (isOneOf(START_KEYWORDS, keywordForm(candidate))) return 'start';
+    const firstWord = candidate.trim().split(/\s+/, 1)[0] ?? '';
+    if (isOneOf(BUTTON_STOP_KEYWORDS, keywordForm(firstWord))) return 'stop';
   }
   return null;
 }
@@ -89,6 +103,3 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export function isDeliveryStatus(v: unknown): v is DeliveryStatus {
   return typeof v === 'string' && (DELIVERY_STATUSES as readonly string[]).includes(v);
 }
-
-/** The provider's customer-service window. */
-export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -106,6 +106,36 @@ describe('parseProviderEnvelope topics', () => {
     expect(parsed.issues.join(' ')).not.toMatch(/SECRET-ID|secret-field|16505551234|[^\x20-\x7e]/);
   });
 
+  it('never throws: a body of 100k broken changes returns quickly as invalid_payload, with at most ten issues', () => {
+    // A schema library collecting every issue threw RangeError on this body (the ingress then
+    // answered 503 and stored nothing).
+    const body = `{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[${Array(100_000).fill('{}').join(',')}]}]}`;
+    const started = performance.now();
+    const parsed = parseProviderEnvelope(body);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(parsed.ok).toBe(false);
+    expect(parsed.summary).toMatchObject({ topic: 'invalid_payload', object: 'whatsapp_business_account', entries: 0 });
+    if (parsed.ok) return;
+    expect(parsed.issues).toEqual([
+      'entry[0].changes[0].field is missing', 'entry[0].changes[0].value is missing',
+      'entry[0].changes[1].field is missing', 'entry[0].changes[1].value is missing',
+      'entry[0].changes[2].field is missing', 'entry[0].changes[2].value is missing',
+      'entry[0].changes[3].field is missing', 'entry[0].changes[3].value is missing',
+      'entry[0].changes[4].field is missing', 'entry[0].changes[4].value is missing',
+    ]);
+  });
+
+  it('never throws on deep or wide bodies, valid or not', () => {
+    const deep = `{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"x","value":${'['.repeat(100_000)}${']'.repeat(100_000)}}]}]}`;
+    expect(parseProviderEnvelope(deep)).toMatchObject({ ok: true, summary: { changeCount: 1, topic: 'unknown' } });
+    const manyEntries = `{"object":"whatsapp_business_account","entry":[${Array(100_000).fill('7').join(',')}]}`;
+    const wide = parseProviderEnvelope(manyEntries);
+    expect(wide.ok).toBe(false);
+    if (!wide.ok) expect(wide.issues).toEqual(Array.from({ length: 10 }, (_, i) => `entry[${i}] is a number, not an object`));
+    const valid = { object: 'whatsapp_business_account', entry: [{ id: '1', changes: Array(100_000).fill({ field: 'security', value: {} }) }] };
+    expect(parseProviderEnvelope(JSON.stringify(valid)).summary).toMatchObject({ topic: 'unknown', changeCount: 100_000 });
+  });
+
   it('publicSummary carries exactly the response fields', () => {
     expect(Object.keys(publicSummary(parseProviderEnvelope(fixture('inbound-text.json')).summary)).sort()).toEqual(
       ['changeCount', 'entries', 'messageCount', 'object', 'statusCount', 'topic'],

@@ -1,13 +1,19 @@
-import { z } from 'zod';
-import { describeEnvelopeIssues } from './envelope-issues';
+import { envelopeFrameIssues } from './envelope-issues';
+import { get, record } from './value-readers';
 
 /**
  * The provider's webhook envelope and the summary the ingress stores for every request.
- * Pure and shared: the API ingress derives the topic from it, the worker re-parses the
- * stored raw body with the same `parseProviderEnvelope` to normalize it.
+ * Pure and shared: the API ingress derives the topic from it, and the worker
+ * (workflows/src/activities/process-event.ts) re-parses the stored raw body with the same
+ * `parseProviderEnvelope` to normalize it, so the two can never disagree about what is an
+ * envelope.
  *
- * Schemas are loose (unknown keys are kept): the provider adds fields without notice and
- * an extra field must never turn a real delivery into `invalid_payload`.
+ * Only the frame is checked (object, entries, changes; envelope-issues.ts), and unknown keys
+ * are kept: the provider adds fields without notice and an extra field must never turn a real
+ * delivery into `invalid_payload`. Per-field values (`messages`, template status updates, ...)
+ * are read by the worker's normalizer change by change, so one odd change does not discard its
+ * siblings; the ingress must not call a delivery `invalid_payload` for something the worker
+ * would still process.
  */
 
 export const WEBHOOK_TOPICS = ['messages', 'message_status', 'unknown', 'invalid_json', 'invalid_payload'] as const;
@@ -18,30 +24,24 @@ export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
  * every example on its webhook reference pages) and the service interface's generic name.
  */
 export const ACCEPTED_ENVELOPE_OBJECTS = ['whatsapp_business_account', 'messaging_business_account'] as const;
-export type EnvelopeObject = (typeof ACCEPTED_ENVELOPE_OBJECTS)[number];
 
-/**
- * The frame only: object, entries, changes. Per-field values (`messages`, template status
- * updates, ...) are validated by the worker's normalizer change by change, so one odd change
- * does not discard its siblings; the ingress must not call a delivery `invalid_payload` for
- * something the worker would still process. The worker decodes with this same parser
- * (stored-envelope.ts), so the two can never disagree about what is an envelope.
- */
-export const providerChangeSchema = z.looseObject({ field: z.string().min(1), value: z.unknown() });
+export interface ProviderChange {
+  field: string;
+  value: unknown;
+  [key: string]: unknown;
+}
 
-export const providerEntrySchema = z.looseObject({
-  id: z.string().min(1),
-  changes: z.array(providerChangeSchema),
-});
+export interface ProviderEntry {
+  id: string;
+  changes: ProviderChange[];
+  [key: string]: unknown;
+}
 
-export const providerEnvelopeSchema = z.looseObject({
-  object: z.enum(ACCEPTED_ENVELOPE_OBJECTS),
-  entry: z.array(providerEntrySchema),
-});
-
-export type ProviderEnvelope = z.infer<typeof providerEnvelopeSchema>;
-export type ProviderEntry = z.infer<typeof providerEntrySchema>;
-export type ProviderChange = z.infer<typeof providerChangeSchema>;
+export interface ProviderEnvelope {
+  object: (typeof ACCEPTED_ENVELOPE_OBJECTS)[number];
+  entry: ProviderEntry[];
+  [key: string]: unknown;
+}
 
 /** What the response carries (spec) plus the account and phone-number scope we store. */
 export interface EnvelopeSummary {
@@ -81,14 +81,18 @@ export function summarizeEnvelope(envelope: ProviderEnvelope): EnvelopeSummary {
   for (const entry of envelope.entry) {
     for (const change of entry.changes) {
       changeCount++;
-      if (change.field !== 'messages' || !isRecord(change.value)) continue;
-      const value = change.value;
-      messageCount += Array.isArray(value.messages) ? value.messages.length : 0;
-      statusCount += Array.isArray(value.statuses) ? value.statuses.length : 0;
+      const value = record(change.value);
+      if (change.field !== 'messages' || !value) continue;
+      const messages = get(value, 'messages');
+      const statuses = get(value, 'statuses');
+      messageCount += Array.isArray(messages) ? messages.length : 0;
+      statusCount += Array.isArray(statuses) ? statuses.length : 0;
       // The first change's business number scopes the event; one envelope is one account.
-      const metadata = isRecord(value.metadata) ? value.metadata : {};
-      if (phoneNumberId === null && typeof metadata.phone_number_id === 'string') phoneNumberId = metadata.phone_number_id;
-      if (displayPhoneNumber === null && typeof metadata.display_phone_number === 'string') displayPhoneNumber = metadata.display_phone_number;
+      const metadata = get(value, 'metadata');
+      const id = get(metadata, 'phone_number_id');
+      const display = get(metadata, 'display_phone_number');
+      if (phoneNumberId === null && typeof id === 'string') phoneNumberId = id;
+      if (displayPhoneNumber === null && typeof display === 'string') displayPhoneNumber = display;
     }
   }
   return {
@@ -104,10 +108,6 @@ export function summarizeEnvelope(envelope: ProviderEnvelope): EnvelopeSummary {
   };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function emptySummary(topic: WebhookTopic, object: string | null): EnvelopeSummary {
   return { object, entries: 0, changeCount: 0, topic, messageCount: 0, statusCount: 0, accountId: null, phoneNumberId: null, displayPhoneNumber: null };
 }
@@ -115,10 +115,11 @@ function emptySummary(topic: WebhookTopic, object: string | null): EnvelopeSumma
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Parses raw request bytes. Not UTF-8 or not JSON -> `invalid_json`; JSON that is not the
- * envelope -> `invalid_payload` (its `object` is still reported when it is a string).
- * Issues are sentences for operators (envelope-issues.ts) naming paths only, never values,
- * except the `object` name, truncated and escaped; they are safe to log and to store.
+ * Parses raw request bytes; never throws. Not UTF-8 or not JSON -> `invalid_json`; JSON that is
+ * not the envelope frame -> `invalid_payload` (its `object` is still reported when it is a
+ * string). Issues are sentences for operators (envelope-issues.ts, at most ten) naming paths
+ * only, never values, except the `object` name, truncated and escaped; they are safe to log and
+ * to store.
  */
 export function parseProviderEnvelope(raw: Buffer | string): EnvelopeParse {
   let data: unknown;
@@ -127,13 +128,14 @@ export function parseProviderEnvelope(raw: Buffer | string): EnvelopeParse {
   } catch {
     return { ok: false, summary: emptySummary('invalid_json', null), issues: ['the body is not UTF-8 JSON'] };
   }
-  const parsed = providerEnvelopeSchema.safeParse(data);
-  if (!parsed.success) {
-    const object = data && typeof data === 'object' && typeof (data as { object?: unknown }).object === 'string' ? (data as { object: string }).object : null;
-    const issues = describeEnvelopeIssues(data, parsed.error.issues);
-    return { ok: false, summary: emptySummary('invalid_payload', object), issues };
+  const issues = envelopeFrameIssues(data, ACCEPTED_ENVELOPE_OBJECTS);
+  if (issues.length > 0) {
+    const object = get(data, 'object');
+    return { ok: false, summary: emptySummary('invalid_payload', typeof object === 'string' ? object : null), issues };
   }
-  return { ok: true, envelope: parsed.data, summary: summarizeEnvelope(parsed.data) };
+  // The frame check above is exactly what the type states; unknown keys ride along.
+  const envelope = data as ProviderEnvelope;
+  return { ok: true, envelope, summary: summarizeEnvelope(envelope) };
 }
 
 /** The summary fields the ingress response carries (spec), without the stored scope. */

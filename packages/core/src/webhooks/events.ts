@@ -9,6 +9,8 @@
  * pages) and the fixtures under ./fixtures (README there).
  */
 
+import type { mapProviderTemplateStatus } from '../templates/status';
+
 export const EVENT_FAMILIES = [
   'message.inbound',
   'message.reaction',
@@ -106,7 +108,7 @@ export type MessageContent =
       url: string | null;
     }
   | { kind: 'location'; latitude: number; longitude: number; name: string | null; address: string | null; url: string | null }
-  /** Shared contact cards, verbatim (names, phones, emails, addresses, orgs, urls, birthday). */
+  /** Shared contact cards, verbatim (names, phones, emails, addresses, orgs, urls, birthday); a card nested deeper than 32 levels is the `truncated` marker. */
   | { kind: 'contacts'; cards: Record<string, unknown>[] }
   | {
       kind: 'interactive';
@@ -114,7 +116,7 @@ export type MessageContent =
       id: string | null;
       title: string | null;
       description: string | null;
-      /** `nfm_reply` (a completed Flow): its name, body and the response JSON, parsed when it parses. */
+      /** `nfm_reply` (a completed Flow): its name, body and the response JSON, parsed when it parses within 32 levels (else the raw string). */
       flow: { name: string | null; body: string | null; response: unknown } | null;
     }
   /** A template quick-reply tap. */
@@ -127,6 +129,7 @@ export type MessageContent =
     }
   /** `unsupported`: the provider could not deliver the user's message (poll, edit, ...). */
   | { kind: 'unsupported'; unsupportedType: string | null }
+  /** `value` is the type object verbatim, or the `truncated` marker when nested deeper than 32 levels. */
   | { kind: 'other'; type: string; value: unknown };
 
 /** A new message from a customer. Opens or extends the service window (see `conversation.updated`). */
@@ -235,8 +238,6 @@ export interface ContactChangedEvent extends ChannelScope {
   contact: ContactIdentity;
   newWaId: string | null;
   newUserId: string | null;
-  /** The provider's sentence ("User A changed from X to Y"): personal data. */
-  body: string | null;
   occurredAt: string;
 }
 
@@ -262,7 +263,13 @@ export interface ConversationUpdatedEvent extends ChannelScope {
   expiresAt: string | null;
 }
 
-export type TemplateStatus = 'approved' | 'rejected' | 'pending' | 'paused' | 'disabled' | 'flagged' | 'archived' | 'pending_deletion' | 'deleted' | 'other';
+/**
+ * Our template status for a provider status event: `mapProviderTemplateStatus`
+ * (core/templates/status.ts), shared with the sync and the library: approved (APPROVED,
+ * REINSTATED), pending_approval (PENDING, IN_APPEAL), rejected, else the event lower-cased
+ * (paused, disabled, flagged, archived, pending_deletion, deleted, ...).
+ */
+export type TemplateStatus = ReturnType<typeof mapProviderTemplateStatus>;
 
 interface TemplateRef {
   family: 'template.updated';
@@ -280,6 +287,7 @@ export interface TemplateStatusChange extends TemplateRef {
   event: string;
   status: TemplateStatus;
   category: string | null;
+  /** The provider's reason; `NONE` and blanks are null (`providerReason`). */
   reason: string | null;
   /** `rejection_info` / `other_info` / `disable_info`, when present. */
   detail: { title: string | null; description: string | null; recommendation: string | null; disableDate: string | null } | null;
@@ -330,9 +338,14 @@ export interface AccountUpdatedEvent extends ChannelScope {
     maxDailyConversationsPerBusiness: number | null;
     maxPhoneNumbersPerAccount: number | null;
     throughputLevel: string | null;
+    /** `account_update` DISABLED_UPDATE: the account's `ban_info.waba_ban_state` (DISABLE, REINSTATE, SCHEDULE_FOR_DISABLE). */
+    banState: string | null;
   } | null;
   errors: ProviderError[];
-  /** The value verbatim: operators see exactly what the provider said. */
+  /**
+   * The value verbatim: operators see exactly what the provider said (a value nested deeper
+   * than 32 levels is `{ truncated: 'nested deeper than 32 levels' }` instead, value-readers.ts).
+   */
   value: unknown;
 }
 

@@ -4,5 +4,4 @@ export * from './statuses';
 export * from './content-encoding';
 export * from './events';
 export * from './normalize';
-export * from './stored-envelope';
-export { opensServiceWindow, serviceWindowOpened } from './service-window';
+export { opensServiceWindow } from './service-window';

@@ -1,6 +1,6 @@
 import type { ChangeContext } from './change-context';
 import type { AccountUpdatedEvent, ChannelScope, ProviderError } from './events';
-import { get, int, record, str, text, type JsonRecord } from './value-readers';
+import { get, int, record, str, text, verbatim, type JsonRecord } from './value-readers';
 
 /**
  * Account- and number-level fields -> `account.updated`, with the limits the send governor
@@ -37,7 +37,10 @@ export function normalizeAccountChange(ctx: ChangeContext, raw: unknown): void {
     phoneNumberId: ctx.field === 'account_alerts' && get(v, 'entity_type') === 'PHONE_NUMBER' ? str(get(v, 'entity_id')) : null,
     displayPhoneNumber: str(get(v, 'display_phone_number')),
   };
-  const limits = ctx.field === 'phone_number_quality_update' || ctx.field === 'business_capability_update' ? limitsOf(v, event) : null;
+  const limits =
+    ctx.field === 'phone_number_quality_update' || ctx.field === 'business_capability_update' ? limitsOf(v, event)
+    : ctx.field === 'account_update' && event === 'DISABLED_UPDATE' ? banLimits(v)
+    : null;
   const name = event ?? 'unspecified';
   ctx.emit({
     ...scope,
@@ -48,7 +51,7 @@ export function normalizeAccountChange(ctx: ChangeContext, raw: unknown): void {
     summary: summaryOf(ctx.field, name, v, limits),
     limits,
     errors: [],
-    value: v,
+    value: verbatim(v),
   });
 }
 
@@ -63,7 +66,7 @@ export function accountErrorsEvent(scope: ChannelScope, occurredAt: string | nul
     summary: `The provider reported errors for this number: ${[...new Set(errors.map((e) => e.code))].join(', ')}.`,
     limits: null,
     errors,
-    value,
+    value: verbatim(value),
   };
 }
 
@@ -80,8 +83,15 @@ function limitsOf(v: JsonRecord, event: string | null): Limits | null {
     maxPhoneNumbersPerAccount: int(get(v, 'max_phone_numbers_per_waba')) ?? int(get(v, 'max_phone_numbers_per_business')),
     // THROUGHPUT_UPGRADE: "the business phone number's throughput level has increased to higher throughput".
     throughputLevel: event === 'THROUGHPUT_UPGRADE' ? 'HIGH' : str(get(get(v, 'throughput'), 'level')),
+    banState: null,
   };
   return Object.values(limits).some((x) => x !== null) ? limits : null;
+}
+
+/** DISABLED_UPDATE: the account's ban state is a limit too (a disabled account sends nothing). */
+function banLimits(v: JsonRecord): Limits | null {
+  const banState = token(get(get(v, 'ban_info'), 'waba_ban_state'));
+  return banState ? { messagingLimitTier: null, maxDailyConversationsPerBusiness: null, maxPhoneNumbersPerAccount: null, throughputLevel: null, banState } : null;
 }
 
 /** Provider enumerations only, reduced to a safe alphabet and length: the value is attacker-controllable. */

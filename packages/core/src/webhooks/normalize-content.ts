@@ -1,6 +1,6 @@
 import { classifyButtonOptKeyword, classifyOptKeyword, type OptKeyword } from '../contacts/subscriber';
 import { MEDIA_KINDS, type MediaKind, type MessageContent } from './events';
-import { bool, get, num, record, records, str, text, type JsonRecord } from './value-readers';
+import { bool, depthAtMost, get, MAX_VERBATIM_DEPTH, num, record, records, str, text, verbatim, type JsonRecord } from './value-readers';
 
 /**
  * What one message says, by its `type`: the content, its searchable words and any STOP/START
@@ -18,7 +18,7 @@ export interface ReadContent {
 export function readContent(type: string, message: JsonRecord): ReadContent {
   const body = get(message, type);
   const read = readKnown(type, body);
-  return read ?? { content: { kind: 'other', type, value: body ?? null }, text: null, optKeyword: null };
+  return read ?? { content: { kind: 'other', type, value: verbatim(body ?? null) }, text: null, optKeyword: null };
 }
 
 function readKnown(type: string, body: unknown): ReadContent | null {
@@ -31,8 +31,8 @@ function readKnown(type: string, body: unknown): ReadContent | null {
     case 'location':
       return readLocation(body);
     case 'contacts':
-      // The cards are the message's `contacts` array itself, kept verbatim.
-      return Array.isArray(body) ? { content: { kind: 'contacts', cards: records(body) }, text: null, optKeyword: null } : null;
+      // The cards are the message's `contacts` array itself, kept verbatim (each within the depth bound).
+      return Array.isArray(body) ? { content: { kind: 'contacts', cards: records(body).map(verbatim) }, text: null, optKeyword: null } : null;
     case 'interactive':
       return readInteractive(body);
     case 'button': {
@@ -109,11 +109,15 @@ function readInteractive(body: unknown): ReadContent | null {
   return null;
 }
 
-/** `response_json` is a JSON string ($D/flows/guides/receiveflowresponse): parsed when it parses, else kept raw. */
+/**
+ * `response_json` is a JSON string ($D/flows/guides/receiveflowresponse): parsed when it parses
+ * within the verbatim depth bound (value-readers.ts), else kept as the raw string.
+ */
 function flowResponse(raw: unknown): unknown {
-  if (typeof raw !== 'string') return raw ?? null;
+  if (typeof raw !== 'string') return verbatim(raw ?? null);
   try {
-    return JSON.parse(raw) as unknown;
+    const parsed = JSON.parse(raw) as unknown;
+    return depthAtMost(parsed, MAX_VERBATIM_DEPTH) ? parsed : raw;
   } catch {
     return raw;
   }

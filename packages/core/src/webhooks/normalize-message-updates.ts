@@ -2,6 +2,7 @@ import type { SkipReason } from './change-context';
 import type {
   ChannelScope, ContactChangedEvent, ContactIdentity, MessageEditedEvent, MessageReactionEvent, MessageRevokedEvent,
 } from './events';
+import { providerPhone, providerUserId } from './identity';
 import { readContent } from './normalize-content';
 import { get, record, str, text, type JsonRecord } from './value-readers';
 
@@ -82,6 +83,10 @@ export function revokedEvent(item: MessageItem): MessageRevokedEvent | SkipReaso
  * `""`); older names from the provider's former webhook components page
  * (https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components:
  * `customer_changed_number`, `customer_identity_changed` with `identity` and `customer`).
+ * `user_identity_changed` is on none of the provider's Cloud API pages read for issue 9
+ * (docs/provider-reference/SOURCES.md); it is a system type of the provider's former
+ * On-Premises API (seen in a client library's list of that API's types, not on a provider page)
+ * and names the same security-identity change, so it maps the same way.
  */
 const SYSTEM_CHANGES: ReadonlyMap<string, ContactChangedEvent['change']> = new Map([
   ['user_changed_number', 'number_changed'],
@@ -95,9 +100,9 @@ export function systemEvent(item: MessageItem): ContactChangedEvent | SkipReason
   const system = get(item.message, 'system');
   const change = SYSTEM_CHANGES.get(str(get(system, 'type')) ?? '');
   if (change === undefined) return 'unsupported_system_type';
-  // `new_wa_id` is the pre-v12 name of `wa_id`.
-  const newWaId = text(get(system, 'wa_id')) ?? text(get(system, 'new_wa_id'));
-  const newUserId = text(get(system, 'user_id'));
+  // `new_wa_id` is the pre-v12 name of `wa_id`. Only a usable number or user id counts (identity.ts).
+  const newWaId = providerPhone(get(system, 'wa_id')) ?? providerPhone(get(system, 'new_wa_id'));
+  const newUserId = providerUserId(get(system, 'user_id'));
   if (change === 'number_changed' && newWaId === null) return 'invalid_value';
   if (change === 'user_id_changed' && newUserId === null) return 'invalid_value';
   return {
@@ -108,7 +113,6 @@ export function systemEvent(item: MessageItem): ContactChangedEvent | SkipReason
     contact: item.contact,
     newWaId: change === 'identity_changed' ? null : newWaId,
     newUserId: change === 'identity_changed' ? null : newUserId,
-    body: str(get(system, 'body')),
     occurredAt: item.at,
   };
 }

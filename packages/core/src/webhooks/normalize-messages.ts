@@ -1,6 +1,6 @@
 import { scopeOf, type ChangeContext } from './change-context';
 import type { ChannelScope, ContactIdentity, InboundMessageEvent } from './events';
-import { resolveIdentity } from './identity';
+import { providerPhone, resolveIdentity } from './identity';
 import { accountErrorsEvent } from './normalize-account';
 import { readContent } from './normalize-content';
 import { readContext, readReferral } from './normalize-context';
@@ -28,10 +28,15 @@ export function normalizeMessagesValue(ctx: ChangeContext, raw: unknown): void {
   for (const status of statuses ?? []) normalizeStatus(ctx, scope, contacts, status);
 
   // Value-level errors (e.g. 130429 rate limit) concern the number, not one message: operators
-  // must see them. Documented alone in a value; kept even if messages ever come alongside.
+  // must see them. Documented alone in a value; kept even if messages ever come alongside, but
+  // the account event keeps only the errors and the business number, never the customers'
+  // contacts, messages or statuses beside them (those are personal data, applied above).
   const rawErrors = list(get(value, 'errors'));
   const errors = providerErrors(rawErrors);
-  if (errors.length > 0) ctx.emit(accountErrorsEvent(scope, ctx.entryTime, errors, value));
+  if (errors.length > 0) {
+    const kept = { messaging_product: get(value, 'messaging_product'), metadata: get(value, 'metadata'), errors: rawErrors };
+    ctx.emit(accountErrorsEvent(scope, ctx.entryTime, errors, kept));
+  }
   else if (rawErrors.length > 0) ctx.skip('invalid_value');
   else if (messages?.length === 0 && statuses?.length === 0) ctx.skip('empty');
 }
@@ -50,7 +55,7 @@ function normalizeMessage(ctx: ChangeContext, scope: ChannelScope, contacts: unk
   if (!m || messageId === null || sentAt === null || type === null) return ctx.skip('invalid_value', messageId);
   const system = type === 'system' ? get(m, 'system') : undefined;
   // A system notice may name the customer only as `system.customer` (identity changes).
-  const phone = text(get(m, 'from')) ?? text(get(system, 'customer'));
+  const phone = providerPhone(get(m, 'from')) ?? providerPhone(get(system, 'customer'));
   const contact = resolveIdentity(contacts, phone, get(m, 'from_user_id'));
   if (!contact) return ctx.skip('invalid_value', messageId);
   const item = { scope, messageId, at: sentAt, contact, message: m };

@@ -1,5 +1,6 @@
+import { mapProviderTemplateStatus, providerReason } from '../templates/status';
 import type { ChangeContext } from './change-context';
-import type { TemplateStatus, TemplateStatusChange } from './events';
+import type { TemplateStatusChange } from './events';
 import { get, id, isoFromUnix, record, records, str, text, type JsonRecord } from './value-readers';
 
 /**
@@ -7,25 +8,6 @@ import { get, id, isoFromUnix, record, records, str, text, type JsonRecord } fro
  * Sources: $D/webhooks/reference/{message_template_status_update, message_template_quality_update,
  * template_category_update, message_template_components_update} (SOURCES.md).
  */
-
-/**
- * The provider's `event` -> our status. REINSTATED means "no longer flagged or disabled and can
- * be sent again", so approved. UNARCHIVED returns a template to whatever it was before, which
- * the event does not say, so it is `other` (the sync reads the status back); IN_APPEAL, LOCKED
- * and LIMIT_EXCEEDED are not statuses of their own either. The event is always kept verbatim.
- */
-const TEMPLATE_STATUS: ReadonlyMap<string, TemplateStatus> = new Map([
-  ['APPROVED', 'approved'],
-  ['REINSTATED', 'approved'],
-  ['REJECTED', 'rejected'],
-  ['PENDING', 'pending'],
-  ['PAUSED', 'paused'],
-  ['DISABLED', 'disabled'],
-  ['FLAGGED', 'flagged'],
-  ['ARCHIVED', 'archived'],
-  ['PENDING_DELETION', 'pending_deletion'],
-  ['DELETED', 'deleted'],
-]);
 
 function templateRef(ctx: ChangeContext, v: JsonRecord) {
   const providerTemplateId = id(get(v, 'message_template_id'));
@@ -57,15 +39,15 @@ export function normalizeTemplateStatusOrQuality(ctx: ChangeContext, raw: unknow
   if (ctx.field === 'message_template_quality_update') return ctx.skip('invalid_value');
   const event = text(get(v, 'event'));
   if (event === null) return ctx.skip('invalid_value');
-  const reason = str(get(v, 'reason'));
   const change: TemplateStatusChange = {
     ...ref,
     change: 'status',
     event,
-    status: TEMPLATE_STATUS.get(event.toUpperCase()) ?? 'other',
+    // The same mapping and reason rule the template effect, the sync and the library use
+    // (core/templates/status.ts), so the family never says one status and the row another.
+    status: mapProviderTemplateStatus(event),
     category: str(get(v, 'message_template_category')),
-    // NONE is the provider's "no reason" (approvals, pauses); null when scheduled for deletion.
-    reason: reason === 'NONE' ? null : reason,
+    reason: providerReason(str(get(v, 'reason'))),
     detail: statusDetail(v),
   };
   ctx.emit(change);

@@ -1,19 +1,22 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { toE164 } from '../contacts/subscriber';
 import { parseProviderEnvelope } from './envelope';
-import { EVENT_FAMILIES, type NormalizedEvent } from './events';
+import { EVENT_FAMILIES, type ContactIdentity, type NormalizedEvent } from './events';
 import { HANDLED_FIELDS, normalizeEnvelope, summarizeEvent, type NormalizableEnvelope } from './normalize';
+import { providerDocsExamples } from './testing/provider-docs-examples';
 
 /**
  * The normalizer is total: whatever a stored delivery holds, it returns events and skips,
  * never throws (a throw would fail the delivery for the wrong reason), and what it returns
- * keeps the families' invariants. Inputs: every fixture (spec and provider-docs) with any one
+ * keeps the families' invariants. Inputs: every fixture (spec and provider-documented) with any one
  * node replaced by arbitrary JSON, arbitrary values under every handled field, and messages
  * of every documented type with arbitrary type objects.
  */
-const dirs = [new URL('./fixtures/', import.meta.url), new URL('./fixtures/provider-docs/', import.meta.url)];
-const fixtures = dirs.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8'))));
+const SPEC = new URL('./fixtures/', import.meta.url);
+const files = [...readdirSync(SPEC).filter((f) => f.endsWith('.json')).map((f) => new URL(f, SPEC)), ...providerDocsExamples().map((e) => e.url)];
+const fixtures = files.map((url) => JSON.parse(readFileSync(url, 'utf8')) as unknown);
 const inboundText = () => JSON.parse(readFileSync(new URL('./fixtures/inbound-text.json', import.meta.url), 'utf8'));
 
 type Path = (string | number)[];
@@ -59,11 +62,16 @@ function checkEvent(ev: NormalizedEvent): void {
   for (const [key, value] of Object.entries(ev)) {
     if (/At$/.test(key) && value !== null) expect(value, key).toMatch(ISO);
   }
-  if (IDENTITY_FAMILIES.has(ev.family)) {
-    const who = (ev as { contact: { waId: string | null; userId: string | null } }).contact;
-    expect(who.waId !== null || who.userId !== null).toBe(true);
-  }
-  if (ev.family === 'message.status') expect(ev.recipient.waId !== null || ev.recipient.userId !== null).toBe(true);
+  if (IDENTITY_FAMILIES.has(ev.family)) checkIdentity((ev as { contact: ContactIdentity }).contact);
+  if (ev.family === 'message.status') checkIdentity(ev.recipient);
+  if (ev.family === 'contact.changed' && ev.newWaId !== null) expect(toE164(ev.newWaId)).toBe(`+${ev.newWaId}`);
+}
+
+/** Someone the effects can store: a phone core's toE164 accepts (kept as digits) or a non-blank user id. */
+function checkIdentity(who: ContactIdentity): void {
+  expect(who.waId !== null || who.userId !== null).toBe(true);
+  if (who.waId !== null) expect(toE164(who.waId), who.waId).toBe(`+${who.waId}`);
+  if (who.userId !== null) expect(who.userId.trim()).not.toBe('');
 }
 
 describe('normalizeEnvelope is total', () => {

@@ -1,18 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseProviderEnvelope, type WebhookTopic } from './envelope';
 import type { EventFamily, NormalizedEvent } from './events';
 import { normalizeEnvelope, summarizeEvent } from './normalize';
+import { providerDocsExample, providerDocsExamples } from './testing/provider-docs-examples';
 
 /**
- * Every provider-documented webhook example (fixtures/provider-docs, sources per file in its
- * README and in docs/provider-reference/SOURCES.md; D = https://developers.facebook.com/
+ * Every provider-documented webhook example (docs/provider-reference/webhooks plus ours in
+ * fixtures/provider-docs, read by testing/provider-docs-examples.ts; sources per file in the
+ * fixtures README and in docs/provider-reference/SOURCES.md; D = https://developers.facebook.com/
  * documentation/business-messaging/whatsapp) parses as an envelope, under the provider's
  * `object` name and the spec's, and normalizes to the expected families with its content kept.
  */
-const DIR = new URL('./fixtures/provider-docs/', import.meta.url);
-const NAMES = readdirSync(DIR).filter((n) => n.endsWith('.json')).map((n) => n.replace(/\.json$/, '')).sort();
-const raw = (name: string) => readFileSync(new URL(`${name}.json`, DIR));
+const NAMES = providerDocsExamples().map((e) => e.name);
+const raw = providerDocsExample;
 
 function normalized(name: string) {
   const parsed = parseProviderEnvelope(raw(name));
@@ -136,11 +136,13 @@ const CASES: Record<string, Case> = {
     displayPhoneNumber: '15550051310',
     content: { kind: 'order', catalogId: '1537566713439863', text: null, items: [{ productRetailerId: 'n6k6x0y7oe', quantity: 1, itemPrice: 99.99, currency: 'USD' }] },
   }),
-  // D/webhooks/reference/messages/unsupported: the user did message us, so the window opens
+  // D/webhooks/reference/messages/unsupported: an edit the provider could not deliver stays an
+  // inbound message (content and errors kept) but, being an edit, does not open the window
+  // (service-window.ts; issue 9).
   messages_unsupported_edit: inbound({
     type: 'unsupported', content: { kind: 'unsupported', unsupportedType: 'edit' },
     errors: [{ code: 131051, title: 'Message type unknown', message: 'Message type unknown', details: 'Message type is currently not supported.', href: null }],
-  }),
+  }, false),
   // D/business-scoped-user-ids: hidden number, user id and profile from contacts[]
   bsuid_messages_text_username_hidden_number: inbound({
     contact: { waId: null, userId: 'user.93737...', profileName: 'Sheena Nelson', username: '@realsheenanelson', countryCode: 'US' },
@@ -254,7 +256,10 @@ const CASES: Record<string, Case> = {
   account_update_account_violation: account('account_update', 'ACCOUNT_VIOLATION', { summary: expect.stringContaining('ADULT') }),
   account_update_ad_account_linked: account('account_update', 'AD_ACCOUNT_LINKED', {}, '2949482758682047'),
   account_update_auth_intl_price_eligibility: account('account_update', 'AUTH_INTL_PRICE_ELIGIBILITY_UPDATE'),
-  account_update_disabled_update: account('account_update', 'DISABLED_UPDATE', { summary: expect.stringContaining('REINSTATE') }),
+  account_update_disabled_update: account('account_update', 'DISABLED_UPDATE', {
+    summary: expect.stringContaining('REINSTATE'),
+    limits: { messagingLimitTier: null, maxDailyConversationsPerBusiness: null, maxPhoneNumbersPerAccount: null, throughputLevel: null, banState: 'REINSTATE' },
+  }),
   account_update_mm_lite_terms_signed: account('account_update', 'MM_LITE_TERMS_SIGNED', {}, '2949482758682047'),
   account_update_partner_added_REPAIRED: account('account_update', 'PARTNER_ADDED', {}, '2949482758682047'),
   account_update_partner_app_installed_REPAIRED: account('account_update', 'PARTNER_APP_INSTALLED', {}, '2949482758682047'),

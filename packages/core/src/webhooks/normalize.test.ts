@@ -1,9 +1,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseProviderEnvelope } from './envelope';
 import type { NormalizedEvent } from './events';
 import { normalizeEnvelope, summarizeEvent, type NormalizedEnvelope } from './normalize';
 import { opensServiceWindow } from './service-window';
-import { decodeStoredEnvelope } from './stored-envelope';
+import { providerDocsExample } from './testing/provider-docs-examples';
+import { STARTER_PACK } from '../templates/starter-pack';
+import { mapProviderTemplateStatus } from '../templates/status';
 
 /**
  * The spec fixtures (fixtures/*.json, `object: messaging_business_account`) and the rules the
@@ -12,14 +15,15 @@ import { decodeStoredEnvelope } from './stored-envelope';
  * D = https://developers.facebook.com/documentation/business-messaging/whatsapp).
  */
 const FIXTURES = new URL('./fixtures/', import.meta.url);
-const DOCS = new URL('./fixtures/provider-docs/', import.meta.url);
 const json = (url: URL) => JSON.parse(readFileSync(url, 'utf8'));
 
-function load(name: string): NormalizedEnvelope {
-  const decoded = decodeStoredEnvelope(readFileSync(new URL(`${name}.json`, FIXTURES)));
-  if (!decoded.ok) throw new Error(`${name}: ${decoded.error}`);
-  return normalizeEnvelope(decoded.envelope);
+/** Decoded as the worker does (workflows/src/activities/process-event.ts), then normalized. */
+function normalizeBytes(name: string, bytes: Buffer): NormalizedEnvelope {
+  const parsed = parseProviderEnvelope(bytes);
+  if (!parsed.ok) throw new Error(`${name}: ${parsed.issues.join('; ')}`);
+  return normalizeEnvelope(parsed.envelope);
 }
+const load = (name: string) => normalizeBytes(name, readFileSync(new URL(`${name}.json`, FIXTURES)));
 
 const scope = { accountId: '102290129340398', phoneNumberId: '106540352242922', displayPhoneNumber: '15550783881' };
 const sheena = { waId: '16505551234', userId: null, profileName: 'Sheena Nelson', username: null, countryCode: null };
@@ -138,6 +142,14 @@ describe('spec fixtures: template.updated, account.updated', () => {
       skipped: [],
     });
   });
+
+  it('errors beside a message: the account event keeps the errors and the business number, not the customer', () => {
+    const value = { contacts: [{ wa_id: '16505551234', profile: { name: 'Sheena Nelson' } }], messages: [message({})], errors: [{ code: 130429, title: 'Rate limit hit' }] };
+    const account = normalizeEnvelope(messagesEnvelope(value)).events.find((e) => e.family === 'account.updated')!;
+    expect(account).toMatchObject({ errors: [{ code: 130429 }], value: { errors: [{ code: 130429, title: 'Rate limit hit' }], metadata: expect.any(Object) } });
+    const stored = JSON.stringify(account.family === 'account.updated' ? account.value : null);
+    for (const personal of ['16505551234', 'Sheena Nelson', 'contacts', 'messages']) expect(stored).not.toContain(personal);
+  });
 });
 
 describe('what produces no family, and siblings that survive it', () => {
@@ -194,6 +206,52 @@ describe('identity', () => {
     const other = { contacts: [{ wa_id: '1999', profile: { name: 'Someone else' } }], messages: [message({})] };
     expect(normalizeEnvelope(messagesEnvelope(other)).events[0]).toMatchObject({ contact: { waId: '16505551234', userId: null, profileName: null } });
   });
+
+  // A phone the effects cannot store (core toE164) used to normalize and then fail the whole
+  // delivery in the effect, non-retryably, after its siblings were written.
+  it.each([['letters', 'abc'], ['too short', '12345'], ['a leading zero', '06505551234'], ['too long', '1234567890123456'], ['blank', '   ']])(
+    'a phone that is not a number (%s) counts as absent: the item is skipped with its ref, its siblings are kept',
+    (_label, phone) => {
+      const value = {
+        contacts: [{ wa_id: phone, profile: { name: 'Nobody' } }],
+        messages: [message({ id: 'wamid.bad', from: phone }), message({ id: 'wamid.ok' })],
+        statuses: [{ id: 'wamid.S', status: 'read', timestamp: '1750263800', recipient_id: phone }],
+      };
+      const { events, skipped } = normalizeEnvelope(messagesEnvelope(value));
+      expect(events.map((e) => e.family)).toEqual(['message.inbound', 'conversation.updated']);
+      expect(events[0]).toMatchObject({ providerMessageId: 'wamid.ok', contact: { waId: '16505551234' } });
+      expect(skipped).toEqual([
+        { entryId: '102290129340398', field: 'messages', reason: 'invalid_value', ref: 'wamid.bad' },
+        { entryId: '102290129340398', field: 'messages', reason: 'invalid_value', ref: 'wamid.S' },
+      ]);
+    },
+  );
+
+  it('an unusable phone beside a user id: the user id keys the contact, the phone is null', () => {
+    const value = { contacts: [{ wa_id: 'abc', user_id: 'user.H', profile: { name: 'Hidden' } }], messages: [message({ from: 'abc', from_user_id: 'user.H' })] };
+    expect(normalizeEnvelope(messagesEnvelope(value)).events[0]).toMatchObject({ contact: { waId: null, userId: 'user.H', profileName: 'Hidden' } });
+    const blankUser = { messages: [message({ from: '', from_user_id: '  ' })] };
+    expect(normalizeEnvelope(messagesEnvelope(blankUser)).skipped).toEqual([{ entryId: '102290129340398', field: 'messages', reason: 'invalid_value', ref: 'wamid.A' }]);
+  });
+
+  it('waId stays the provider\'s digits (no +), whatever spelling toE164 accepts', () => {
+    for (const from of ['16505551234', '+16505551234', ' 1 (650) 555-1234 ']) {
+      expect(normalizeEnvelope(messagesEnvelope({ messages: [message({ from })] })).events[0], from).toMatchObject({ contact: { waId: '16505551234' } });
+    }
+  });
+
+  it('system notices: an unusable new number or customer is an unreadable item, not a change to apply', () => {
+    const system = (over: Record<string, unknown>, sys: Record<string, unknown>) =>
+      normalizeEnvelope(messagesEnvelope({ messages: [message({ type: 'system', ...over, system: sys })] }));
+    // D/webhooks/reference/messages/system: `wa_id` is the new number.
+    expect(system({}, { type: 'user_changed_number', wa_id: 'not-a-number' })).toEqual({
+      events: [], skipped: [{ entryId: '102290129340398', field: 'messages', reason: 'invalid_value', ref: 'wamid.A' }],
+    });
+    expect(system({}, { type: 'user_changed_number', wa_id: '12195555358' }).events[0]).toMatchObject({ change: 'number_changed', newWaId: '12195555358' });
+    // The former components page: `customer` names the user when `from` does not.
+    expect(system({ from: '' }, { type: 'customer_identity_changed', customer: '123' }).skipped).toMatchObject([{ reason: 'invalid_value', ref: 'wamid.A' }]);
+    expect(system({ from: '' }, { type: 'customer_identity_changed', customer: '16505551234' }).events[0]).toMatchObject({ change: 'identity_changed', contact: { waId: '16505551234' } });
+  });
 });
 
 describe('content and keywords', () => {
@@ -208,10 +266,32 @@ describe('content and keywords', () => {
     ['typed CANCEL (the SMS convention)', { type: 'text', text: { body: 'Cancel' } }, 'stop'],
     ['a button titled Cancel (an answer, not an opt-out)', { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'cancel', title: 'Cancel' } } }, null],
     ['a quick reply labelled End', { type: 'button', button: { payload: 'END', text: 'End' } }, null],
+    ['a quick reply whose first word is Stop', { type: 'button', button: { payload: 'promo_off', text: 'Stop promotions' } }, 'stop'],
+    ['a button reply whose first word is Unsubscribe', { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'b2', title: 'Unsubscribe me, please' } } }, 'stop'],
+    ['a list reply id whose first word is STOPALL.', { type: 'interactive', interactive: { type: 'list_reply', list_reply: { id: 'STOPALL. now', title: 'Leave' } } }, 'stop'],
+    ['a button starting with Start (START counts only whole)', { type: 'button', button: { payload: 'shop', text: 'Start shopping' } }, null],
+    ['a button starting with Cancel (never on a button)', { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'c', title: 'Cancel my order' } } }, null],
+    ['a button word that only begins with stop', { type: 'button', button: { payload: 'w', text: 'Stopwatch deals' } }, null],
+    ['typed text whose first word is stop (typed counts only whole)', { type: 'text', text: { body: 'Stop promotions' } }, null],
     ['a sentence containing stop', { type: 'text', text: { body: 'please stop by tomorrow' } }, null],
     ['a caption', { type: 'image', image: { id: 'm1', caption: 'STOP' } }, null],
   ])('STOP/START from %s', (_label, m, keyword) => {
     expect(first(m)).toMatchObject({ family: 'message.inbound', optKeyword: keyword });
+  });
+
+  it('every starter-pack quick reply that means opt-out is a stop; the others, and a Cancel button, are not', () => {
+    // core/templates/starter-pack.ts offers these to customers. A tap arrives as a `button`
+    // message with the label as text and, unless the sender set one, as payload
+    // (D/webhooks/reference/messages/button: payload and text both "Unsubscribe"), or as an
+    // interactive button_reply titled with it.
+    const OPT_OUT = new Set(['Stop promotions', 'Stop promozioni']);
+    const labels = STARTER_PACK.flatMap((t) => t.components.flatMap((c) => (c.buttons ?? []).filter((b) => b.type === 'QUICK_REPLY').map((b) => b.text!)));
+    expect(labels.filter((l) => OPT_OUT.has(l))).toEqual([...OPT_OUT]);
+    for (const label of [...labels, 'Cancel']) {
+      const expected = OPT_OUT.has(label) ? 'stop' : null;
+      expect(first({ type: 'button', button: { payload: label, text: label } }), label).toMatchObject({ family: 'message.inbound', optKeyword: expected });
+      expect(first({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'b', title: label } } }), label).toMatchObject({ family: 'message.inbound', optKeyword: expected });
+    }
   });
 
   it('a flow response that is not JSON is kept as the raw string', () => {
@@ -231,6 +311,37 @@ describe('content and keywords', () => {
   });
 });
 
+describe('values kept verbatim are bounded in depth', () => {
+  /** `{"a":{"a":...1...}}`, `levels` objects deep, as raw JSON (built as text: no recursion needed). */
+  const nestedText = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+  const nested = (levels: number) => JSON.parse(nestedText(levels)) as unknown;
+  const TRUNCATED = { truncated: 'nested deeper than 32 levels' };
+  const first = (m: Record<string, unknown>) => normalizeEnvelope(messagesEnvelope({ messages: [message(m)] })).events[0]!;
+
+  it('5000 levels deep: account values, other types, contact cards and flow responses keep a marker instead', () => {
+    const deep = nested(5000);
+    const account = normalizeEnvelope({ entry: [{ id: 'a', changes: [{ field: 'security', value: { event: 'PIN_CHANGED', detail: deep } }] }] });
+    expect(account.events[0]).toMatchObject({ family: 'account.updated', event: 'PIN_CHANGED', value: TRUNCATED });
+    const errorsOnly = normalizeEnvelope(messagesEnvelope({ errors: [{ code: 130429, error_data: deep }] }));
+    expect(errorsOnly.events[0]).toMatchObject({ family: 'account.updated', errors: [{ code: 130429 }], value: TRUNCATED });
+    expect(first({ type: 'poll', poll: deep })).toMatchObject({ content: { kind: 'other', type: 'poll', value: TRUNCATED } });
+    const card = { name: { formatted_name: 'Barbara J. Johnson' } };
+    expect(first({ type: 'contacts', contacts: [{ org: deep }, card] })).toMatchObject({ content: { kind: 'contacts', cards: [TRUNCATED, card] } });
+    const flow = first({ type: 'interactive', interactive: { type: 'nfm_reply', nfm_reply: { name: 'flow', body: 'Sent', response_json: nestedText(5000) } } });
+    expect(flow).toMatchObject({ content: { flow: { response: nestedText(5000) } } });
+    // What the effects do with them (JSON.stringify, escapeNul) must not throw.
+    for (const ev of [...account.events, ...errorsOnly.events, flow]) expect(() => JSON.stringify(ev)).not.toThrow();
+  });
+
+  it('32 levels are kept as they came, 33 are not', () => {
+    expect(first({ type: 'poll', poll: nested(32) })).toMatchObject({ content: { value: nested(32) } });
+    expect(first({ type: 'poll', poll: nested(33) })).toMatchObject({ content: { value: TRUNCATED } });
+    const flow = (levels: number) => first({ type: 'interactive', interactive: { type: 'nfm_reply', nfm_reply: { response_json: nestedText(levels) } } });
+    expect(flow(32)).toMatchObject({ content: { flow: { response: nested(32) } } });
+    expect(flow(33)).toMatchObject({ content: { flow: { response: nestedText(33) } } });
+  });
+});
+
 describe('non-message fields', () => {
   it('use the entry time when the value has none, and null without one', () => {
     const value = { message_template_id: 7, new_quality_score: 'RED' };
@@ -240,14 +351,22 @@ describe('non-message fields', () => {
     expect(without.events[0]).toMatchObject({ occurredAt: null });
   });
 
-  it('template statuses map to ours and keep the event verbatim; unknown ones are other', () => {
-    const status = (event: string) => {
-      const out = normalizeEnvelope({ entry: [{ id: 'a', changes: [{ field: 'message_template_status_update', value: { event, message_template_id: '9' } }] }] });
+  // Premise changed (review of issue 9): the family's status is core/templates/status.ts
+  // `mapProviderTemplateStatus`, the mapping the template effect and the sync use, so PENDING
+  // and IN_APPEAL are `pending_approval` and an event it does not name is kept lower-cased.
+  it('template statuses map as the template effect maps them and keep the event verbatim', () => {
+    const status = (event: string, reason?: string) => {
+      const out = normalizeEnvelope({ entry: [{ id: 'a', changes: [{ field: 'message_template_status_update', value: { event, message_template_id: '9', reason } }] }] });
       return out.events[0] as Extract<NormalizedEvent, { change: 'status' }>;
     };
-    expect(['REINSTATED', 'ARCHIVED', 'PENDING_DELETION', 'DELETED', 'UNARCHIVED', 'IN_APPEAL'].map((e) => [status(e).event, status(e).status])).toEqual([
-      ['REINSTATED', 'approved'], ['ARCHIVED', 'archived'], ['PENDING_DELETION', 'pending_deletion'], ['DELETED', 'deleted'], ['UNARCHIVED', 'other'], ['IN_APPEAL', 'other'],
+    const events = ['REINSTATED', 'ARCHIVED', 'PENDING_DELETION', 'DELETED', 'UNARCHIVED', 'IN_APPEAL', 'PENDING'];
+    expect(events.map((e) => [status(e).event, status(e).status])).toEqual([
+      ['REINSTATED', 'approved'], ['ARCHIVED', 'archived'], ['PENDING_DELETION', 'pending_deletion'], ['DELETED', 'deleted'],
+      ['UNARCHIVED', 'unarchived'], ['IN_APPEAL', 'pending_approval'], ['PENDING', 'pending_approval'],
     ]);
+    for (const event of [...events, 'APPROVED', 'REJECTED', 'PAUSED', 'FLAGGED', 'Disabled']) expect(status(event).status, event).toBe(mapProviderTemplateStatus(event));
+    // `providerReason`: NONE in any case and blanks are no reason.
+    expect(['NONE', 'none', '  ', 'INVALID_FORMAT'].map((r) => status('REJECTED', r).reason)).toEqual([null, null, null, 'INVALID_FORMAT']);
   });
 
   it('account summaries use enumerations only: free text and hostile tokens stay out', () => {
@@ -259,14 +378,12 @@ describe('non-message fields', () => {
 });
 
 describe('opensServiceWindow: which events open or extend the 24-hour window', () => {
-  const docs = (name: string) => {
-    const decoded = decodeStoredEnvelope(readFileSync(new URL(`${name}.json`, DOCS)));
-    if (!decoded.ok) throw new Error(name);
-    return normalizeEnvelope(decoded.envelope).events[0]!;
-  };
+  const docs = (name: string) => normalizeBytes(name, providerDocsExample(name)).events[0]!;
+  // Premise changed (review of issue 9): the provider's unsupported example is an edit
+  // (`unsupported.type: "edit"`), and an edit must not reopen the window.
   it.each([
     ['a text', 'messages_text', true],
-    ['an unsupported message (the user did write)', 'messages_unsupported_edit', true],
+    ['an edit delivered as unsupported', 'messages_unsupported_edit', false],
     ['a quick-reply tap', 'messages_button_quick_reply', true],
     ['a reaction that adds an emoji', 'messages_reaction', true],
     ['a reaction removal', 'messages_reaction_removed', false],
@@ -279,6 +396,12 @@ describe('opensServiceWindow: which events open or extend the 24-hour window', (
     ['a marketing preference', 'user_preferences_marketing_resume', false],
   ])('%s -> %s', (_label, name, opens) => {
     expect(opensServiceWindow(docs(name))).toBe(opens);
+  });
+
+  it('an unsupported message of another kind (a poll: the user did write) opens it; the edit stays an inbound message without one', () => {
+    const unsupported = (type: string) => normalizeEnvelope(messagesEnvelope({ messages: [message({ type: 'unsupported', unsupported: { type } })] })).events;
+    expect(unsupported('poll').map((e) => e.family)).toEqual(['message.inbound', 'conversation.updated']);
+    expect(unsupported('edit')).toMatchObject([{ family: 'message.inbound', type: 'unsupported', content: { kind: 'unsupported', unsupportedType: 'edit' } }]);
   });
 });
 
@@ -295,11 +418,13 @@ describe('determinism and privacy', () => {
   });
 });
 
-describe('decodeStoredEnvelope', () => {
+// decodeStoredEnvelope was removed (nothing but this test used it: the worker calls
+// parseProviderEnvelope itself); the same classification, through the parser the worker uses.
+describe('decoding a stored body', () => {
   it('classifies invalid JSON and a wrong shape as permanent failures, in words', () => {
-    expect(decodeStoredEnvelope('{nope')).toEqual({ ok: false, error: 'invalid_json', issues: ['the body is not UTF-8 JSON'] });
-    expect(decodeStoredEnvelope('{"object":"page","entry":[]}')).toMatchObject({ ok: false, error: 'invalid_payload', issues: [expect.stringMatching(/^the envelope's object is "page"/)] });
-    expect(decodeStoredEnvelope('{"object":"messaging_business_account","entry":[]}')).toMatchObject({ ok: true });
-    expect(decodeStoredEnvelope('{"object":"whatsapp_business_account","entry":[]}')).toMatchObject({ ok: true });
+    expect(parseProviderEnvelope('{nope')).toMatchObject({ ok: false, summary: { topic: 'invalid_json' }, issues: ['the body is not UTF-8 JSON'] });
+    expect(parseProviderEnvelope('{"object":"page","entry":[]}')).toMatchObject({ ok: false, summary: { topic: 'invalid_payload' }, issues: [expect.stringMatching(/^the envelope's object is "page"/)] });
+    expect(parseProviderEnvelope('{"object":"messaging_business_account","entry":[]}')).toMatchObject({ ok: true });
+    expect(parseProviderEnvelope('{"object":"whatsapp_business_account","entry":[]}')).toMatchObject({ ok: true });
   });
 });

@@ -81,6 +81,39 @@ export function isoFromUnix(v: unknown): string | null {
   return seconds <= MAX_UNIX_SECONDS ? new Date(seconds * 1000).toISOString() : null;
 }
 
+/** How deep a value kept verbatim may nest (a scalar is 0, `{}` or `[]` is 1). */
+export const MAX_VERBATIM_DEPTH = 32;
+
+/** What a value kept verbatim becomes when it nests deeper than `MAX_VERBATIM_DEPTH`. */
+export type TooDeep = { truncated: string };
+const TOO_DEEP: TooDeep = { truncated: `nested deeper than ${MAX_VERBATIM_DEPTH} levels` };
+
+/**
+ * Whether a parsed JSON value nests at most `max` levels. Iterative and early-exiting: the value
+ * may be thousands of levels deep, which is exactly what must not reach a recursive walker.
+ */
+export function depthAtMost(v: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[v, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= max) return false;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return true;
+}
+
+/**
+ * A provider value kept as it came (account values, contact cards, `other` type objects): the
+ * value itself when it nests at most 32 levels, else a marker saying why it is not kept.
+ * Downstream, JSON.stringify and the effects' recursive walkers (escapeNul) throw RangeError on
+ * values thousands of levels deep, and a thrown RangeError is retried as if transient; no
+ * documented provider value comes near 32 levels.
+ */
+export function verbatim<T>(v: T): T | TooDeep {
+  return depthAtMost(v, MAX_VERBATIM_DEPTH) ? v : { ...TOO_DEEP };
+}
+
 /**
  * `errors[]` entries (value-, message- and status-level share one shape). Entries without a
  * numeric code are dropped: a code is what every consumer keys on.

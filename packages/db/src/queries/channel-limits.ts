@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { CHANNEL_LIMIT_FIELDS, channelLimits, type ChannelLimitField, type ChannelScopeKind } from '../schema/index';
 
@@ -103,65 +103,3 @@ export async function listChannelLimits(db: DbOrTx, workspaceId: string): Promis
     .where(eq(channelLimits.workspaceId, workspaceId))
     .orderBy(asc(channelLimits.scope), asc(channelLimits.scopeKey));
 }
-
-export interface EffectiveChannelLimits {
-  account: ChannelLimitRow | null;
-  phoneNumber: ChannelLimitRow | null;
-  /** Per field, the value stated most recently by either row (the number's on a tie: it is more specific). */
-  effective: ChannelLimitValues;
-}
-
-/**
- * The send governor's read: the account's limits, the business number's (matched by phone
- * number id or display number: `phone_number_quality_update` names numbers by display number
- * only) and, per field, whichever of the two the provider stated last.
- */
-export async function getChannelLimits(
-  db: DbOrTx,
-  workspaceId: string,
-  target: { accountId?: string | null; phoneNumberId?: string | null; displayPhoneNumber?: string | null } = {},
-): Promise<EffectiveChannelLimits> {
-  const accountWhere: SQL[] = [eq(channelLimits.workspaceId, workspaceId), eq(channelLimits.scope, 'account')];
-  if (target.accountId) accountWhere.push(eq(channelLimits.accountId, target.accountId));
-  const [account] = await db.select().from(channelLimits).where(and(...accountWhere)).orderBy(desc(channelLimits.updatedAt)).limit(1);
-
-  const display = target.displayPhoneNumber ?? (target.phoneNumberId ? await displayNumberOf(db, workspaceId, target.phoneNumberId) : null);
-  const numberMatch: SQL[] = [];
-  if (target.phoneNumberId) numberMatch.push(eq(channelLimits.phoneNumberId, target.phoneNumberId), eq(channelLimits.scopeKey, target.phoneNumberId));
-  if (display) numberMatch.push(eq(channelLimits.displayPhoneNumber, display));
-  const [phoneNumber] = numberMatch.length
-    ? await db
-        .select()
-        .from(channelLimits)
-        .where(and(eq(channelLimits.workspaceId, workspaceId), eq(channelLimits.scope, 'phone_number'), or(...numberMatch)))
-        .orderBy(desc(channelLimits.updatedAt))
-        .limit(1)
-    : [];
-
-  const effective = {} as Record<ChannelLimitField, unknown>;
-  for (const field of CHANNEL_LIMIT_FIELDS) {
-    const candidates = [phoneNumber, account].filter((r): r is ChannelLimitRow => !!r && r[field] !== null);
-    // Newest statement wins; candidates are ordered number-first, so a tie keeps the number's.
-    const best = candidates.reduce<ChannelLimitRow | undefined>((b, r) => (!b || stampOf(r, field) > stampOf(b, field) ? r : b), undefined);
-    effective[field] = best ? best[field] : null;
-  }
-  return { account: account ?? null, phoneNumber: phoneNumber ?? null, effective: effective as unknown as ChannelLimitValues };
-}
-
-/**
- * The display number the provider pairs with a phone number id, from the newest stored
- * delivery whose metadata carried both: the sender knows its number by id, while
- * `phone_number_quality_update` names it by display number only.
- */
-async function displayNumberOf(db: DbOrTx, workspaceId: string, phoneNumberId: string): Promise<string | null> {
-  const res = await db.execute<{ display: string }>(sql`
-    SELECT display_phone_number AS display FROM webhook_events
-    WHERE workspace_id = ${workspaceId} AND phone_number_id = ${phoneNumberId} AND display_phone_number IS NOT NULL
-    ORDER BY received_at DESC LIMIT 1`);
-  return res.rows[0]?.display ?? null;
-}
-
-const stampOf = (row: ChannelLimitRow, field: ChannelLimitField): number => {
-  const s = row.statedAt[field];
-  return s ? Date.parse(s) : Number.NEGATIVE_INFINITY;
-};

@@ -30,8 +30,10 @@ export interface ResolveOptions {
 
 const blank = (v: string | null | undefined) => v?.trim() || null;
 
-async function byColumn(db: DbOrTx, workspaceId: string, where: SQL): Promise<ContactRow | undefined> {
-  const [row] = await db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), where)).for('update');
+/** Reads without a lock: most families only find their contact, and writing paths lock as they write. */
+async function byColumn(db: DbOrTx, workspaceId: string, where: SQL, lock = false): Promise<ContactRow | undefined> {
+  const q = db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), where));
+  const [row] = lock ? await q.for('update') : await q;
   return row;
 }
 
@@ -63,8 +65,12 @@ async function movedAway(db: DbOrTx, workspaceId: string, identity: ContactIdent
  * identifiers, the missing one is attached to the contact found (never a duplicate); a
  * hidden-number user found by user id and a contact found by the same phone number are one
  * person and merge. Identifiers the contact already has are never overwritten here: only
- * the provider's change events move them (`contact.changed`). Rows are locked for the
- * transaction, and a concurrent creation of the same contact is absorbed by re-reading.
+ * the provider's change events move them (`contact.changed`).
+ *
+ * Most families (every status) only find their contact: then nothing is locked or written.
+ * A merge re-reads both rows locked; an attach, a profile fill or an inbound message updates
+ * the row with expressions that hold under concurrent writers (coalesce, greatest), and a
+ * concurrent creation of the same contact is absorbed by re-reading.
  */
 export async function resolveContact(
   db: DbOrTx,
@@ -76,20 +82,34 @@ export async function resolveContact(
   const phone = identity.phoneNumber;
   const userId = identity.userId;
   if (!phone && !userId) throw new Error('resolveContact: an identity needs a phone number or a user id');
-  let byPhone = phone ? await byColumn(db, workspaceId, eq(contacts.phoneNumber, phone)) : undefined;
-  const byUser = userId ? await byColumn(db, workspaceId, eq(contacts.providerUserId, userId)) : undefined;
-  if (byPhone && byUser && byPhone.id !== byUser.id && byUser.phoneNumber === null && byPhone.providerUserId === null) {
-    byPhone = await mergeContacts(db, workspaceId, byPhone.id, byUser.id);
+  const lookup = async (lock: boolean) => ({
+    byPhone: phone ? await byColumn(db, workspaceId, eq(contacts.phoneNumber, phone), lock) : undefined,
+    byUser: userId ? await byColumn(db, workspaceId, eq(contacts.providerUserId, userId), lock) : undefined,
+  });
+  const mergeable = (l: Awaited<ReturnType<typeof lookup>>) =>
+    !!l.byPhone && !!l.byUser && l.byPhone.id !== l.byUser.id && l.byUser.phoneNumber === null && l.byPhone.providerUserId === null;
+  let found = await lookup(false);
+  if (mergeable(found)) {
+    // Judged again under the rows' locks: a concurrent writer may have changed either.
+    found = await lookup(true);
+    if (mergeable(found)) found.byPhone = await mergeContacts(db, workspaceId, found.byPhone!.id, found.byUser!.id);
   }
-  const found = byPhone ?? byUser ?? (await movedAway(db, workspaceId, identity, opts.at));
-  if (found) {
-    return updateProfile(db, workspaceId, found, {
+  const { byPhone, byUser } = found;
+  const contact = byPhone ?? byUser ?? (await movedAway(db, workspaceId, identity, opts.at));
+  if (contact) {
+    const change = {
       // Attach an identifier only when nobody holds it (the lookups above saw no holder).
-      phoneNumber: phone && found.phoneNumber === null && !byPhone ? phone : null,
-      userId: userId && found.providerUserId === null && !byUser ? userId : null,
+      phoneNumber: phone && contact.phoneNumber === null && !byPhone ? phone : null,
+      userId: userId && contact.providerUserId === null && !byUser ? userId : null,
       identity,
       opts,
-    });
+    };
+    if (!changesContact(contact, change)) return contact;
+    const updated = await updateProfile(db, workspaceId, contact, change);
+    if (updated) return updated;
+    // Merged away or erased by a concurrent transaction since we read it: look again.
+    if (retried) throw new Error('resolveContact: the contact changed under us twice');
+    return resolveContact(db, workspaceId, identity, opts, true);
   }
   const profileName = blank(identity.profileName);
   const [inserted] = await db
@@ -113,12 +133,32 @@ export async function resolveContact(
   return resolveContact(db, workspaceId, identity, opts, true);
 }
 
-function updateProfile(
-  db: DbOrTx,
-  workspaceId: string,
-  found: ContactRow,
-  input: { phoneNumber: string | null; userId: string | null; identity: ContactIdentityInput; opts: ResolveOptions },
-): Promise<ContactRow> {
+interface ProfileChange {
+  phoneNumber: string | null;
+  userId: string | null;
+  identity: ContactIdentityInput;
+  opts: ResolveOptions;
+}
+
+/**
+ * Whether `updateProfile` could change the row: always for an inbound message (it moves
+ * `last_inbound_at` and the profile follows it); otherwise only an identifier to attach or a
+ * blank the family can fill.
+ */
+function changesContact(found: ContactRow, input: ProfileChange): boolean {
+  if (input.opts.inbound || input.phoneNumber || input.userId) return true;
+  const profileName = blank(input.identity.profileName);
+  const fills = (current: string | null, value: string | null) => current === null && value !== null;
+  return (
+    fills(found.profileName, profileName) ||
+    fills(found.name, profileName) ||
+    fills(found.username, blank(input.identity.username)) ||
+    fills(found.countryCode, blank(input.identity.countryCode))
+  );
+}
+
+/** Undefined when the row is gone (merged away concurrently). */
+function updateProfile(db: DbOrTx, workspaceId: string, found: ContactRow, input: ProfileChange): Promise<ContactRow | undefined> {
   const c = contacts;
   const at = input.opts.at;
   const profile = {
@@ -137,8 +177,9 @@ function updateProfile(
   return db
     .update(c)
     .set({
-      phoneNumber: input.phoneNumber ? input.phoneNumber : sql`${c.phoneNumber}`,
-      providerUserId: input.userId ? input.userId : sql`${c.providerUserId}`,
+      // coalesce: an identifier a concurrent transaction attached first is kept.
+      phoneNumber: input.phoneNumber ? sql`coalesce(${c.phoneNumber}, ${input.phoneNumber})` : sql`${c.phoneNumber}`,
+      providerUserId: input.userId ? sql`coalesce(${c.providerUserId}, ${input.userId})` : sql`${c.providerUserId}`,
       profileName: follow(c.profileName, profile.profileName),
       username: follow(c.username, profile.username),
       countryCode: follow(c.countryCode, profile.countryCode),
@@ -148,5 +189,5 @@ function updateProfile(
     })
     .where(and(eq(c.workspaceId, workspaceId), eq(c.id, found.id)))
     .returning()
-    .then((rows) => rows[0]!);
+    .then((rows) => rows[0]);
 }

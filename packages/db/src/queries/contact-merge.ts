@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { contactIdentityChanges, contacts, conversations, conversationWindows, messageRevisions, messages, messageStatuses } from '../schema/index';
+import { writeAuditLog } from './audit-logs';
 import type { ContactRow } from './contacts';
 
 type ConversationRow = typeof conversations.$inferSelect;
@@ -103,7 +104,9 @@ async function mergeReactions(db: DbOrTx, workspaceId: string, keepId: string, a
  * their new number arrived before the number-change notice): every row that belongs to the
  * absorbed contact (conversation, messages, delivery history, reactions, revisions, identity
  * changes) moves to the survivor, unique conflicts are settled as described on each step,
- * and the absorbed contact is deleted. Returns the survivor. No history is lost.
+ * and the absorbed contact is deleted. Returns the survivor. No history is lost: the
+ * absorbed id, which operators or API clients may have kept, is recorded in the audit log
+ * (`contact.merged`) in the same transaction.
  */
 export async function mergeContacts(db: DbOrTx, workspaceId: string, keepId: string, absorbId: string): Promise<ContactRow> {
   if (keepId === absorbId) throw new Error('mergeContacts: a contact cannot absorb itself');
@@ -147,5 +150,6 @@ export async function mergeContacts(db: DbOrTx, workspaceId: string, keepId: str
     .set({ ...fields, updatedAt: sql`now()` })
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, keepId)))
     .returning();
+  await writeAuditLog(db, workspaceId, { action: 'contact.merged', actorId: 'system', targetId: keepId, details: { absorbedId: absorbId, keptId: keepId } });
   return merged!;
 }

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing/index';
 import {
-  anonymizeContactRow, applySubscriberKeyword, closeServiceWindow, deleteStatusesBefore, findEnvelopesNamingPhone, getContact,
+  anonymizeContactRow, applySubscriberKeyword, closeServiceWindow, deleteReactionsBefore, deleteStatusesBefore, findEnvelopesNamingPhone, getContact,
   getConversation, getMessageByProviderId, insertMessage, listContactConversations, listContactMessages, listContactStatuses,
-  listContacts, loadAssistantContext, purgeEnvelopeBodiesBefore, purgeMessageContentBefore, recordMessageStatus,
+  listContacts, loadAssistantContext, purgeEnvelopeBodiesBefore, purgeMessageContentBefore, purgeVersionContentBefore, recordMessageStatus,
   removeContactMessageContent, searchContactIdsFullText, searchContacts, searchMessagesFullText, touchConversationInbound,
-  updateContact, upsertContactFromInbound, upsertWorkspace, resolveContact, upsertReaction, listMessageReactions, listContactReactions,
+  updateContact, upsertWorkspace, resolveContact, upsertReaction, listMessageReactions, listContactReactions,
   recordRevision, applyMessageRevisions, listMessageRevisions, getIdentityChange, recordIdentityChange, findContactBy, setContactIdentifiers,
   markIdentityChanged, mergeContacts, findEnvelopesNamingContact, listContactIdentityChanges,
 } from './index';
@@ -25,7 +25,7 @@ describe('cross-workspace isolation of the contact query functions', () => {
     tdb = await createTestDatabase();
     a = (await upsertWorkspace(tdb.db, 'ciso-a')).workspace.id;
     b = (await upsertWorkspace(tdb.db, 'ciso-b')).workspace.id;
-    contactA = (await upsertContactFromInbound(tdb.db, a, { phoneNumber: '+16505551234', profileName: 'Sheena', at })).id;
+    contactA = (await resolveContact(tdb.db, a, { phoneNumber: '+16505551234', userId: null, profileName: 'Sheena' }, { at, inbound: true })).id;
     conversationA = (await touchConversationInbound(tdb.db, a, contactA, at)).id;
     await insertMessage(tdb.db, a, { conversationId: conversationA, contactId: contactA, direction: 'inbound', providerMessageId: 'wamid.a', type: 'text', body: 'refund please', sentAt: at });
     await recordMessageStatus(tdb.db, a, { providerMessageId: 'wamid.o', status: 'read', occurredAt: at, contactId: contactA });
@@ -57,12 +57,12 @@ describe('cross-workspace isolation of the contact query functions', () => {
     expect(await loadAssistantContext(tdb.db, b, [contactA], 5)).toEqual([]);
     expect(await listMessageReactions(tdb.db, b, ['wamid.o'])).toEqual([]);
     expect(await listContactReactions(tdb.db, b, contactA)).toEqual([]);
-    expect(await listMessageRevisions(tdb.db, b, 'wamid.a')).toEqual([]);
+    expect(await listMessageRevisions(tdb.db, b, ['wamid.a'])).toEqual([]);
     expect(await getIdentityChange(tdb.db, b, 'wamid.s')).toBeUndefined();
     expect(await listContactIdentityChanges(tdb.db, b, contactA)).toEqual([]);
     expect(await findContactBy(tdb.db, b, { userId: 'user.a' })).toBeUndefined();
     expect(await findContactBy(tdb.db, b, { phoneNumber: '+16505551234' })).toBeUndefined();
-    expect(await findEnvelopesNamingContact(tdb.db, b, { phoneNumber: '+16505551234', providerUserId: 'user.a' })).toEqual([]);
+    expect(await findEnvelopesNamingContact(tdb.db, b, { id: contactA, phoneNumber: '+16505551234', providerUserId: 'user.a' })).toEqual([]);
     expect(await applyMessageRevisions(tdb.db, b, 'wamid.a')).toBeUndefined();
     // ...while workspace A finds them.
     expect(await searchContactIdsFullText(tdb.db, a, 'sheena:*', 5)).toEqual([contactA]);
@@ -83,6 +83,8 @@ describe('cross-workspace isolation of the contact query functions', () => {
     expect(await purgeMessageContentBefore(tdb.db, b, later, 100, later)).toBe(0);
     expect(await purgeEnvelopeBodiesBefore(tdb.db, b, later, 100, later)).toBe(0);
     expect(await deleteStatusesBefore(tdb.db, b, later, 100)).toBe(0);
+    expect(await purgeVersionContentBefore(tdb.db, b, later, 100)).toBe(0);
+    expect(await deleteReactionsBefore(tdb.db, b, later, 100)).toBe(0);
     await setContactIdentifiers(tdb.db, b, contactA, { phoneNumber: '+15550000000', userId: 'user.b' });
     await markIdentityChanged(tdb.db, b, contactA, later);
     await expect(mergeContacts(tdb.db, b, contactA, 'ctr_other')).rejects.toThrow(/both contacts must exist/);
@@ -95,7 +97,7 @@ describe('cross-workspace isolation of the contact query functions', () => {
     });
     expect(await getMessageByProviderId(tdb.db, a, 'wamid.a')).toMatchObject({ body: 'refund now' });
     expect(await listMessageReactions(tdb.db, a, ['wamid.o'])).toHaveLength(1);
-    expect((await listMessageRevisions(tdb.db, a, 'wamid.a')).map((r) => r.text)).toEqual(['refund please', 'refund now']);
+    expect((await listMessageRevisions(tdb.db, a, ['wamid.a'])).map((r) => r.text)).toEqual(['refund please', 'refund now']);
     expect(await getIdentityChange(tdb.db, a, 'wamid.s')).toBeDefined();
     expect((await getConversation(tdb.db, a, conversationA))!.windowExpiresAt).toEqual(new Date(at.getTime() + 86_400_000));
     expect(await listContactStatuses(tdb.db, a, contactA)).toHaveLength(1);

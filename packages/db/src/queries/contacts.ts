@@ -1,35 +1,9 @@
 import { and, asc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
-import { newId, type OptKeyword, type SubscriberStatus, type SubscriberStatusSource } from '@mos/core';
+import type { OptKeyword, SubscriberStatus, SubscriberStatusSource } from '@mos/core';
 import type { DbOrTx } from '../client';
 import { contacts } from '../schema/index';
-import { resolveContact } from './contact-identity';
 
 export type ContactRow = typeof contacts.$inferSelect;
-
-/**
- * Upserts the sender of an inbound message by phone number (E.164); see `resolveContact`
- * for the rules (the first profile name seeds `name`; later ones only update `profile_name`,
- * and only when at least as recent as the last inbound message).
- */
-export async function upsertContactFromInbound(
-  db: DbOrTx,
-  workspaceId: string,
-  input: { phoneNumber: string; profileName?: string | null; at: Date },
-): Promise<ContactRow> {
-  return resolveContact(db, workspaceId, { phoneNumber: input.phoneNumber, userId: null, profileName: input.profileName }, { at: input.at, inbound: true });
-}
-
-/** The contact for a phone number, created bare (no name) when unknown; e.g. a status recipient. */
-export async function ensureContact(db: DbOrTx, workspaceId: string, phoneNumber: string): Promise<ContactRow> {
-  const [inserted] = await db
-    .insert(contacts)
-    .values({ id: newId('contact'), workspaceId, phoneNumber })
-    .onConflictDoNothing({ target: [contacts.workspaceId, contacts.phoneNumber] })
-    .returning();
-  if (inserted) return inserted;
-  const [row] = await db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.phoneNumber, phoneNumber)));
-  return row!;
-}
 
 /**
  * Applies the contact's own opt-out/opt-in made at `at`: a keyword (typed, or a quick-reply or

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing/index';
 import {
-  anonymizeContactRow, applyMessageRevisions, findEnvelopesNamingContact, insertMessage, purgeMessageContentBefore, recordIdentityChange,
+  anonymizeContactRow, applyMessageRevisions, deleteReactionsBefore, findEnvelopesNamingContact, insertMessage, purgeMessageContentBefore,
+  purgeVersionContentBefore, recordIdentityChange,
   recordRevision, removeContactMessageContent, resolveContact, touchConversationInbound, upsertReaction, upsertWorkspace,
 } from './index';
 import { webhookEvents } from '../schema/index';
@@ -45,13 +46,20 @@ describe('content removal covers typed content, versions and reactions', () => {
 
   it('GDPR erasure: no copy of the words, the user id, username or old number is left', async () => {
     const contact = await seed('+16505551234', 'user.9373', 'gdpr', t0);
-    const body = Buffer.from('{"recipient_user_id":"user.9373","recipient_id":""}');
-    await tdb.db.insert(webhookEvents).values({
-      id: 'evt_bsuid', workspaceId: ws, source: 'messaging', topic: 'messages', requestId: 'r', signatureValid: true, headers: {}, query: {},
-      bodyHash: 'h', rawBody: body, bodySize: body.length, summary: {}, normalizationStatus: 'processed', responseStatus: 200, receivedAt: t0,
-    });
+    const envelope = async (id: string, json: string) => {
+      const body = Buffer.from(json);
+      await tdb.db.insert(webhookEvents).values({
+        id, workspaceId: ws, source: 'messaging', topic: 'messages', requestId: 'r', signatureValid: true, headers: {}, query: {},
+        bodyHash: 'h', rawBody: body, bodySize: body.length, summary: {}, normalizationStatus: 'processed', responseStatus: 200, receivedAt: t0,
+      });
+    };
+    await envelope('evt_bsuid', '{"recipient_user_id":"user.9373","recipient_id":""}');
+    // Sent before the number change: it names only the old number.
+    await envelope('evt_old_number', '{"from":"15550001111","id":"wamid.old"}');
     // A hidden-number contact's envelopes are found by the user id.
-    expect((await findEnvelopesNamingContact(tdb.db, ws, { phoneNumber: null, providerUserId: 'user.9373' })).map((e) => e.id)).toEqual(['evt_bsuid']);
+    expect((await findEnvelopesNamingContact(tdb.db, ws, { id: 'ctr_none', phoneNumber: null, providerUserId: 'user.9373' })).map((e) => e.id)).toEqual(['evt_bsuid']);
+    // The contact's own scan also finds what it sent under the number it had before the change.
+    expect((await findEnvelopesNamingContact(tdb.db, ws, contact)).map((e) => e.id).sort()).toEqual(['evt_bsuid', 'evt_old_number']);
     expect(await removeContactMessageContent(tdb.db, ws, contact.id, t1)).toBe(1);
     expect(await anonymizeContactRow(tdb.db, ws, contact.id, 'anon_x', t1)).toBe(true);
     const [msg] = await rows(`SELECT * FROM messages WHERE workspace_id = $1 AND provider_message_id = 'gdpr.m'`);
@@ -62,7 +70,7 @@ describe('content removal covers typed content, versions and reactions', () => {
     const [c] = await rows(`SELECT * FROM contacts WHERE workspace_id = $1 AND phone_number = 'anon_x'`);
     expect(c).toMatchObject({ provider_user_id: null, username: null, country_code: null, profile_name: null, name: null });
     // The erased contact's token names no envelope.
-    expect(await findEnvelopesNamingContact(tdb.db, ws, { phoneNumber: 'anon_x', providerUserId: null })).toEqual([]);
+    expect(await findEnvelopesNamingContact(tdb.db, ws, { id: contact.id, phoneNumber: 'anon_x', providerUserId: null })).toEqual([]);
   });
 
   it('retention: typed content, edit versions and reactions older than the cutoff go; newer ones stay', async () => {
@@ -70,6 +78,9 @@ describe('content removal covers typed content, versions and reactions', () => {
     await seed('+393334445555', 'user.new', 'new', t1);
     const cutoff = new Date('2025-07-01T00:00:00Z');
     expect(await purgeMessageContentBefore(tdb.db, ws, cutoff, 100, t1)).toBe(1);
+    // Versions and reactions of messages we never stored go by their own age, counted.
+    expect(await purgeVersionContentBefore(tdb.db, ws, cutoff, 100)).toBe(1);
+    expect(await deleteReactionsBefore(tdb.db, ws, cutoff, 100)).toBe(1);
     const [oldMsg] = await rows(`SELECT * FROM messages WHERE workspace_id = $1 AND provider_message_id = 'old.m'`);
     expect(oldMsg).toMatchObject({ body: null, content: null, context: null, referral: null });
     const [newMsg] = await rows(`SELECT * FROM messages WHERE workspace_id = $1 AND provider_message_id = 'new.m'`);
@@ -86,5 +97,7 @@ describe('content removal covers typed content, versions and reactions', () => {
     expect((await rows(`SELECT provider_message_id FROM message_reactions WHERE workspace_id = $1 ORDER BY 1`)).map((r) => r.provider_message_id)).toEqual(['new.r', 'new.r2']);
     // A second run finds nothing left to do.
     expect(await purgeMessageContentBefore(tdb.db, ws, cutoff, 100, t1)).toBe(0);
+    expect(await purgeVersionContentBefore(tdb.db, ws, cutoff, 100)).toBe(0);
+    expect(await deleteReactionsBefore(tdb.db, ws, cutoff, 100)).toBe(0);
   });
 });

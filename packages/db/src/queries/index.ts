@@ -15,6 +15,7 @@ export * from './webhook-deliveries';
 export * from './contacts';
 export * from './conversations';
 export * from './messages';
+export * from './message-lock';
 export * from './message-content';
 export * from './message-reactions';
 export * from './message-revisions';

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '@mos/core';
 import type { DbOrTx } from '../client';
 import { messageReactions } from '../schema/index';
@@ -42,9 +42,12 @@ export async function upsertReaction(db: DbOrTx, workspaceId: string, input: Rea
   return current!;
 }
 
-/** Current reactions (removed ones included, emoji null) to the given messages, oldest first. */
-export async function listMessageReactions(db: DbOrTx, workspaceId: string, providerMessageIds: string[]): Promise<MessageReactionRow[]> {
-  if (providerMessageIds.length === 0) return [];
+/**
+ * Current reactions (removed ones included, emoji null) to the given messages (provider ids,
+ * or a subquery selecting them), oldest first.
+ */
+export async function listMessageReactions(db: DbOrTx, workspaceId: string, providerMessageIds: string[] | SQLWrapper): Promise<MessageReactionRow[]> {
+  if (Array.isArray(providerMessageIds) && providerMessageIds.length === 0) return [];
   const r = messageReactions;
   return db
     .select()

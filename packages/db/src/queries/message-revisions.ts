@@ -1,8 +1,9 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId, type MessageContent } from '@mos/core';
 import type { DbOrTx } from '../client';
 import { messageRevisions, messages } from '../schema/index';
 import { contentColumns } from './message-content';
+import { lockProviderMessage } from './message-lock';
 
 export type MessageRevisionRow = typeof messageRevisions.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
@@ -20,8 +21,14 @@ export interface NewRevision {
   text?: string | null;
 }
 
-/** Keeps an edit or revoke once per provider id (a replay is a no-op). Returns whether it was new. */
+/**
+ * Keeps an edit or revoke once per provider id (a replay is a no-op). Returns whether it was
+ * new. Takes `lockProviderMessage` on the message it changes first: apply it with
+ * `applyMessageRevisions` in the same transaction, and a message stored concurrently either
+ * finds this revision or is found by it.
+ */
 export async function recordRevision(db: DbOrTx, workspaceId: string, input: NewRevision): Promise<boolean> {
+  await lockProviderMessage(db, workspaceId, input.messageProviderId);
   const r = messageRevisions;
   const rows = await db
     .insert(r)
@@ -62,10 +69,18 @@ async function markApplied(db: DbOrTx, workspaceId: string, messageProviderId: s
  *   arriving late never overwrites a newer one; the content as first received is kept once
  *   as the `original` revision before the first edit replaces it;
  * - content removed by erasure or retention never comes back: the edit's content is dropped.
+ * `stored` is the message row when the caller has just inserted it (no need to read it again).
  */
-export async function applyMessageRevisions(db: DbOrTx, workspaceId: string, messageProviderId: string): Promise<MessageRow | undefined> {
+export async function applyMessageRevisions(
+  db: DbOrTx,
+  workspaceId: string,
+  messageProviderId: string,
+  stored?: MessageRow,
+): Promise<MessageRow | undefined> {
   const m = messages;
-  const [message] = await db.select().from(m).where(and(eq(m.workspaceId, workspaceId), eq(m.providerMessageId, messageProviderId))).for('update');
+  const [message] = stored
+    ? [stored]
+    : await db.select().from(m).where(and(eq(m.workspaceId, workspaceId), eq(m.providerMessageId, messageProviderId))).for('update');
   if (!message) return undefined;
   const revisions = await db
     .select()
@@ -126,13 +141,18 @@ export async function applyMessageRevisions(db: DbOrTx, workspaceId: string, mes
   return row;
 }
 
-/** Every version of a message, oldest first: the original (once edited), each edit, a revoke. */
-export async function listMessageRevisions(db: DbOrTx, workspaceId: string, messageProviderId: string): Promise<MessageRevisionRow[]> {
+/**
+ * Every version of the given messages (provider ids, or a subquery selecting them), oldest
+ * first: the original (once edited), each edit, a revoke. One query for a whole page.
+ */
+export async function listMessageRevisions(db: DbOrTx, workspaceId: string, messageProviderIds: string[] | SQLWrapper): Promise<MessageRevisionRow[]> {
+  if (Array.isArray(messageProviderIds) && messageProviderIds.length === 0) return [];
+  const r = messageRevisions;
   return db
     .select()
-    .from(messageRevisions)
-    .where(revisionsOf(workspaceId, messageProviderId))
-    .orderBy(asc(messageRevisions.occurredAt), asc(messageRevisions.providerMessageId));
+    .from(r)
+    .where(and(eq(r.workspaceId, workspaceId), inArray(r.messageProviderId, messageProviderIds)))
+    .orderBy(asc(r.occurredAt), asc(r.providerMessageId));
 }
 
 /** A contact's revisions, oldest first (GDPR export). */

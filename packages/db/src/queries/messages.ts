@@ -4,6 +4,7 @@ import {
 } from '@mos/core';
 import type { DbOrTx } from '../client';
 import { messages, messageStatuses } from '../schema/index';
+import { lockProviderMessage } from './message-lock';
 import { applyMessageRevisions } from './message-revisions';
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -28,21 +29,33 @@ export interface NewMessage {
   sentAt: Date;
 }
 
+/** Whether statuses, edits or a revoke arrived before the message: one query over two indexes. */
+async function waitingFor(db: DbOrTx, workspaceId: string, providerMessageId: string): Promise<{ revisions: boolean; statuses: boolean }> {
+  const res = await db.execute<{ revisions: boolean; statuses: boolean }>(sql`
+    SELECT EXISTS (SELECT 1 FROM message_revisions WHERE workspace_id = ${workspaceId} AND message_provider_id = ${providerMessageId}) AS revisions,
+           EXISTS (SELECT 1 FROM message_statuses WHERE workspace_id = ${workspaceId} AND provider_message_id = ${providerMessageId}) AS statuses`);
+  return res.rows[0]!;
+}
+
 /**
  * Stores a message once per provider message id. A replay or retry finds the existing row
  * and changes nothing (content may since have been erased, purged or revoked; it must not
- * come back). Statuses, edits and a revoke that arrived before the message join it here.
+ * come back). Statuses, edits and a revoke that arrived before the message join it here,
+ * under `lockProviderMessage` so one recorded concurrently cannot slip between.
  */
 export async function insertMessage(db: DbOrTx, workspaceId: string, input: NewMessage): Promise<{ message: MessageRow; created: boolean }> {
+  await lockProviderMessage(db, workspaceId, input.providerMessageId);
   const [inserted] = await db
     .insert(messages)
     .values({ id: newId('message'), workspaceId, ...input })
     .onConflictDoNothing({ target: [messages.workspaceId, messages.providerMessageId] })
     .returning();
   if (inserted) {
-    const revised = await applyMessageRevisions(db, workspaceId, input.providerMessageId);
-    const joined = await reconcileMessageStatus(db, workspaceId, input.providerMessageId);
-    return { message: joined ?? revised ?? inserted, created: true };
+    const waiting = await waitingFor(db, workspaceId, input.providerMessageId);
+    let message = inserted;
+    if (waiting.revisions) message = (await applyMessageRevisions(db, workspaceId, input.providerMessageId, message)) ?? message;
+    if (waiting.statuses) message = (await reconcileMessageStatus(db, workspaceId, input.providerMessageId)) ?? message;
+    return { message, created: true };
   }
   const [row] = await db
     .select()
@@ -69,14 +82,16 @@ export interface NewStatus {
 
 /**
  * Appends one status to the delivery history (a duplicate is a no-op) and folds the history
- * into the message's current status when the message is known. Returns whether a history
- * row was added and the message, if any.
+ * into the message's current status when the message is known (under `lockProviderMessage`,
+ * so a message being stored concurrently is joined by one side or the other). Returns whether
+ * a history row was added and the message, if any.
  */
 export async function recordMessageStatus(
   db: DbOrTx,
   workspaceId: string,
   input: NewStatus,
 ): Promise<{ inserted: boolean; message: MessageRow | undefined }> {
+  await lockProviderMessage(db, workspaceId, input.providerMessageId);
   const rows = await db
     .insert(messageStatuses)
     .values({ id: newId('messageStatus'), workspaceId, ...input })
@@ -122,6 +137,7 @@ export async function getMessageByProviderId(db: DbOrTx, workspaceId: string, pr
   return row;
 }
 
+/** A contact's messages, newest first. */
 export async function listContactMessages(db: DbOrTx, workspaceId: string, contactId: string, opts: { limit?: number } = {}): Promise<MessageRow[]> {
   const q = db
     .select()
@@ -129,6 +145,20 @@ export async function listContactMessages(db: DbOrTx, workspaceId: string, conta
     .where(and(eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)))
     .orderBy(desc(messages.sentAt), desc(messages.id));
   return opts.limit ? q.limit(opts.limit) : q;
+}
+
+/**
+ * The provider ids of the messages `listContactMessages` returns with the same limit, as a
+ * subquery: what belongs to that page (reactions, versions) is read in parallel with it,
+ * in one query each, instead of after it.
+ */
+export function contactMessageIds(db: DbOrTx, workspaceId: string, contactId: string, limit: number) {
+  return db
+    .select({ id: messages.providerMessageId })
+    .from(messages)
+    .where(and(eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)))
+    .orderBy(desc(messages.sentAt), desc(messages.id))
+    .limit(limit);
 }
 
 /** Delivery history of a message, oldest first. */

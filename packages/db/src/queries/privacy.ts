@@ -16,16 +16,35 @@ export interface EnvelopeRef {
  * some deliveries (invalid signatures, unparseable bodies) tie to a person.
  */
 export async function findEnvelopesNamingPhone(db: DbOrTx, workspaceId: string, phoneE164: string): Promise<EnvelopeRef[]> {
-  return findEnvelopesNamingContact(db, workspaceId, { phoneNumber: phoneE164, providerUserId: null });
+  return findEnvelopesNaming(db, workspaceId, envelopeIdentityNeedles({ phoneNumber: phoneE164, providerUserId: null }));
 }
 
-/** The same scan for a contact's phone number and/or business-scoped user id. */
+/**
+ * The same scan for a contact: its phone number and user id, and every number and user id it
+ * had before a provider identity change (`contact_identity_changes`), since the envelopes from
+ * before a number change name only the old number.
+ */
 export async function findEnvelopesNamingContact(
   db: DbOrTx,
   workspaceId: string,
-  contact: { phoneNumber: string | null; providerUserId: string | null },
+  contact: { id: string; phoneNumber: string | null; providerUserId: string | null },
 ): Promise<EnvelopeRef[]> {
-  const needles = envelopeIdentityNeedles(contact);
+  const c = contactIdentityChanges;
+  const changes = await db
+    .select({ previousPhoneNumber: c.previousPhoneNumber, previousUserId: c.previousUserId, newPhoneNumber: c.newPhoneNumber, newUserId: c.newUserId })
+    .from(c)
+    .where(and(eq(c.workspaceId, workspaceId), eq(c.contactId, contact.id)));
+  const identities = [
+    contact,
+    ...changes.flatMap((ch) => [
+      { phoneNumber: ch.previousPhoneNumber, providerUserId: ch.previousUserId },
+      { phoneNumber: ch.newPhoneNumber, providerUserId: ch.newUserId },
+    ]),
+  ];
+  return findEnvelopesNaming(db, workspaceId, [...new Set(identities.flatMap(envelopeIdentityNeedles))]);
+}
+
+async function findEnvelopesNaming(db: DbOrTx, workspaceId: string, needles: string[]): Promise<EnvelopeRef[]> {
   if (needles.length === 0) return [];
   const match = sql.join(
     needles.map((n) => sql`position(convert_to(${n}, 'UTF8') in ${webhookEvents.rawBody}) > 0`),

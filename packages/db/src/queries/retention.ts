@@ -24,9 +24,9 @@ const count = (res: { rowCount: number | null }) => res.rowCount ?? 0;
 /**
  * Message content (text, caption, media reference, reply payload, typed content, context,
  * referral) of messages sent before `cutoff`, with the stored versions of those messages
- * (edits) and the reactions to them. Each call also clears up to `limit` versions and
- * reactions older than `cutoff` that belong to messages we never stored; any left over go
- * with the next batch or the next day's run. Returns the number of messages.
+ * (edits) and the reactions to them, which say what the message said or how it was taken.
+ * Returns the number of messages. Versions and reactions of messages we never stored go by
+ * their own age: `purgeVersionContentBefore`, `deleteReactionsBefore`.
  */
 export async function purgeMessageContentBefore(db: DbOrTx, workspaceId: string, cutoff: Date, limit: number, now: Date): Promise<number> {
   const res = await db.execute<{ n: number }>(sql`
@@ -41,21 +41,48 @@ export async function purgeMessageContentBefore(db: DbOrTx, workspaceId: string,
     ), versions AS (
       UPDATE message_revisions SET content = NULL, text = NULL
        WHERE workspace_id = ${workspaceId} AND (content IS NOT NULL OR text IS NOT NULL)
-         AND (message_provider_id IN (SELECT provider_message_id FROM purged)
-              OR id IN (SELECT id FROM message_revisions
-                         WHERE workspace_id = ${workspaceId} AND occurred_at < ${cutoff} AND (content IS NOT NULL OR text IS NOT NULL)
-                         ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED))
+         AND message_provider_id IN (SELECT provider_message_id FROM purged)
       RETURNING 1
     ), reactions AS (
       DELETE FROM message_reactions
-       WHERE workspace_id = ${workspaceId}
-         AND (reacted_to_message_id IN (SELECT provider_message_id FROM purged)
-              OR id IN (SELECT id FROM message_reactions WHERE workspace_id = ${workspaceId} AND occurred_at < ${cutoff}
-                         ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED))
+       WHERE workspace_id = ${workspaceId} AND reacted_to_message_id IN (SELECT provider_message_id FROM purged)
       RETURNING 1
     )
     SELECT count(*)::int AS n FROM purged`);
   return res.rows[0]?.n ?? 0;
+}
+
+/**
+ * The content of message versions (edits, originals) from before `cutoff` that still hold
+ * some: in practice those of messages we never stored (an edit for a message that never
+ * arrived), since a purged message's versions go with it. Uses the partial index on versions
+ * with content, so each batch reads only rows still to do.
+ */
+export async function purgeVersionContentBefore(db: DbOrTx, workspaceId: string, cutoff: Date, limit: number): Promise<number> {
+  return count(
+    await db.execute(sql`
+      UPDATE message_revisions SET content = NULL, text = NULL
+       WHERE id IN (
+         SELECT id FROM message_revisions
+          WHERE workspace_id = ${workspaceId} AND occurred_at < ${cutoff} AND (content IS NOT NULL OR text IS NOT NULL)
+          ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)`),
+  );
+}
+
+/**
+ * Reactions from before `cutoff`: in practice those to messages we never stored (the common
+ * case: a reaction to a message sent from the business app or another system), since the
+ * reactions to a purged message go with it.
+ */
+export async function deleteReactionsBefore(db: DbOrTx, workspaceId: string, cutoff: Date, limit: number): Promise<number> {
+  return count(
+    await db.execute(sql`
+      DELETE FROM message_reactions
+       WHERE id IN (
+         SELECT id FROM message_reactions
+          WHERE workspace_id = ${workspaceId} AND occurred_at < ${cutoff}
+          ORDER BY occurred_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)`),
+  );
 }
 
 /** Raw bodies of stored webhook envelopes received before `cutoff` (the row and its metadata stay). */

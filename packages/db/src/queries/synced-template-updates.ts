@@ -4,7 +4,7 @@ import { newId } from '@mos/core';
 import type { DbOrTx } from '../client';
 import { syncedTemplates } from '../schema/index';
 import { findSyncedTemplate, findSyncedTemplateByProviderId, type SyncedTemplateRow } from './synced-templates';
-import { findTemplateByKey, findTemplateByProviderId } from './templates';
+import { findTemplateByKey, findTemplateByProviderId, type TemplateRow } from './templates';
 
 /**
  * Webhook changes to a synced template (status, quality, category, components). Rules shared
@@ -55,9 +55,17 @@ export function atLeastAsNew(stamp: PgColumn, at: Date | null): SQL {
  * whose provider id differs is taken over only by a change at least as new as the time we
  * learned that copy's id (`synced_at`: its last sync, or the event that seeded or took it over):
  * the provider re-created the template. An older change is about the template it replaced and
- * attaches to nothing.
+ * attaches to nothing. `library` is our library's row for the template when the caller has
+ * already looked it up (null: it has, and there is none), so it is not read twice.
  */
-async function locateSyncedTemplate(db: DbOrTx, workspaceId: string, ref: SyncedTemplateRef, at: Date | null, now: Date): Promise<SyncedTemplateRow | undefined> {
+async function locateSyncedTemplate(
+  db: DbOrTx,
+  workspaceId: string,
+  ref: SyncedTemplateRef,
+  at: Date | null,
+  now: Date,
+  known?: TemplateRow | null,
+): Promise<SyncedTemplateRow | undefined> {
   const byId = await findSyncedTemplateByProviderId(db, workspaceId, ref.providerTemplateId);
   if (byId) return byId;
   if (ref.name === null || ref.language === null) return undefined;
@@ -65,7 +73,9 @@ async function locateSyncedTemplate(db: DbOrTx, workspaceId: string, ref: Synced
   if (byKey) return at !== null && at.getTime() >= byKey.syncedAt.getTime() ? byKey : undefined;
   // First sight: start from what our library submitted, if it is ours.
   const library =
-    (await findTemplateByProviderId(db, workspaceId, ref.providerTemplateId)) ?? (await findTemplateByKey(db, workspaceId, ref.name, ref.language));
+    known !== undefined
+      ? known
+      : ((await findTemplateByProviderId(db, workspaceId, ref.providerTemplateId)) ?? (await findTemplateByKey(db, workspaceId, ref.name, ref.language)));
   await db
     .insert(syncedTemplates)
     .values({
@@ -95,11 +105,17 @@ export async function applySyncedTemplateChange(
   db: DbOrTx,
   workspaceId: string,
   ref: SyncedTemplateRef,
-  change: { at: Date | null; stamp: PgColumn; patch: (row: SyncedTemplateRow) => Patch },
+  change: {
+    at: Date | null;
+    stamp: PgColumn;
+    patch: (row: SyncedTemplateRow) => Patch;
+    /** Our library's row for the template, when the caller already looked it up (null: none). */
+    library?: TemplateRow | null;
+  },
   now: Date,
 ): Promise<SyncedTemplateChangeResult> {
   return db.transaction(async (tx) => {
-    const row = await locateSyncedTemplate(tx, workspaceId, ref, change.at, now);
+    const row = await locateSyncedTemplate(tx, workspaceId, ref, change.at, now, change.library);
     if (!row) return { synced: null, applied: false };
     const takeover = row.providerTemplateId !== ref.providerTemplateId;
     const [updated] = await tx

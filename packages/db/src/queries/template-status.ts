@@ -122,6 +122,8 @@ export async function applyTemplateStatusUpdate(
       update,
       {
         at,
+        // Found above by the same keys: the copy's seed need not look it up again.
+        library: library ?? null,
         stamp: syncedTemplates.statusChangedAt,
         patch: (row) => ({
           ...(KEEPS_STATUS.has(event)

@@ -40,6 +40,18 @@ export interface FinishProcessingInput {
   families: unknown[];
   error: string | null;
   now: Date;
+  /**
+   * What the parser reads from the stored body today, when the event row says otherwise: a
+   * body stored as unparseable by an older parser that reads now (a job in flight across a
+   * deploy). The row takes the topic, summary and channel ids derived today.
+   */
+  reparsed?: {
+    topic: string;
+    summary: Record<string, unknown>;
+    accountId: string | null;
+    phoneNumberId: string | null;
+    displayPhoneNumber: string | null;
+  };
 }
 
 /**
@@ -74,7 +86,7 @@ export async function finishWebhookProcessing(db: DbOrTx, workspaceId: string, i
     // The event takes the delivery's final status (a processed delivery wins over a late failure).
     await tx
       .update(webhookEvents)
-      .set({ normalizationStatus: stored.status })
+      .set({ normalizationStatus: stored.status, ...(input.reparsed ?? {}) })
       .where(and(eq(webhookEvents.workspaceId, workspaceId), eq(webhookEvents.id, input.webhookEventId)));
     await completeJob(tx, workspaceId, input.jobId, {
       status: stored.status === 'processed' ? 'completed' : 'failed',

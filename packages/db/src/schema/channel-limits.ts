@@ -14,9 +14,10 @@ export type ChannelLimitField = (typeof CHANNEL_LIMIT_FIELDS)[number];
 /**
  * What the provider last said about sending limits, per workspace and scope: the business
  * account (`scope_key` = the account id) or one business number (`scope_key` = its display
- * number, as `phone_number_quality_update` names it, else its phone number id). The send
- * governor reads it through `getChannelLimits`. A field changes only for an event at least as
- * new as the one that last stated it (`stated_at`), so late deliveries never lower a limit.
+ * number, as `phone_number_quality_update` names it, else its phone number id). Recorded for
+ * the send governor (issue 12), which will read it by these keys. A field changes only for an
+ * event at least as new as the one that last stated it (`stated_at`), so late deliveries never
+ * lower a limit.
  */
 export const channelLimits = pgTable(
   'channel_limits',

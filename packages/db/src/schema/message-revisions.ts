@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { MessageContent } from '@mos/core';
 import { createdAt, tstz, workspaceId } from './columns';
@@ -39,5 +40,9 @@ export const messageRevisions = pgTable(
     uniqueIndex('message_revisions_ws_kind_provider_uq').on(t.workspaceId, t.kind, t.providerMessageId),
     index('message_revisions_ws_message_idx').on(t.workspaceId, t.messageProviderId, t.occurredAt),
     index('message_revisions_ws_contact_idx').on(t.workspaceId, t.contactId),
+    // Retention's age scan (purgeVersionContentBefore): only versions that still hold content.
+    index('message_revisions_ws_occurred_content_idx')
+      .on(t.workspaceId, t.occurredAt)
+      .where(sql`${t.content} IS NOT NULL OR ${t.text} IS NOT NULL`),
   ],
 );

@@ -13,7 +13,7 @@ const SECRET = 'whsec-test-secret';
 const WABA = '102290129340398';
 const auth = { wabaId: WABA, accessToken: TOKEN };
 // The provider's own example, copied into the repo by the webhook pipeline.
-const fixture = JSON.parse(readFileSync(new URL('../../../core/src/webhooks/fixtures/provider-docs/message_template_status_update_approved.json', import.meta.url), 'utf8'));
+const fixture = JSON.parse(readFileSync(new URL('../../../../docs/provider-reference/webhooks/message_template_status_update_approved.json', import.meta.url), 'utf8'));
 
 interface Received {
   raw: Buffer;

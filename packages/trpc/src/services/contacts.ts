@@ -3,8 +3,9 @@ import {
   AppError, REDACTED, redactContactIdentity, redactMessageContent, seesPersonalData, SUBSCRIBER_STATUS_SOURCES, SUBSCRIBER_STATUSES, isoOrNull, safeString,
 } from '@mos/core';
 import {
-  getContact, listContactConversations, listContactMessages, listContacts, listMessageReactions, searchContacts, updateContact, writeAuditLog,
-  type ContactRow, type ConversationRow, type MessageReactionRow, type MessageRow,
+  contactMessageIds, getContact, listContactConversations, listContactMessages, listContacts, listMessageReactions, listMessageRevisions,
+  searchContacts, updateContact, writeAuditLog, type ContactRow, type ConversationRow, type MessageReactionRow, type MessageRevisionRow,
+  type MessageRow,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from './scope';
@@ -117,11 +118,25 @@ export const messageView = z.object({
   revokedAt: z.string().nullable(),
   /** The contacts' current reactions to it (removed ones left out). */
   reactions: z.array(z.object({ contactId: z.string(), emoji: z.string(), occurredAt: z.string() })),
+  /**
+   * Its edit history, oldest first: `original` (the content as first received, kept once it
+   * was edited), each `edit`, and a `revoke`. Empty when never edited or deleted. Content
+   * removed by a revoke, an erasure or retention is null here too.
+   */
+  versions: z.array(
+    z.object({
+      kind: z.enum(['original', 'edit', 'revoke']),
+      occurredAt: z.string(),
+      content: z.record(z.string(), z.unknown()).nullable(),
+      text: z.string().nullable(),
+    }),
+  ),
 });
 
 const asRecord = (v: object | null) => v as Record<string, unknown> | null;
 
-export const toMessageView = (m: MessageRow, reactions: MessageReactionRow[] = []): z.infer<typeof messageView> => ({
+/** `reactions` and `versions` may cover other messages too: each message takes its own. */
+export const toMessageView = (m: MessageRow, reactions: MessageReactionRow[] = [], versions: MessageRevisionRow[] = []): z.infer<typeof messageView> => ({
   id: m.id,
   conversationId: m.conversationId,
   direction: m.direction,
@@ -145,6 +160,9 @@ export const toMessageView = (m: MessageRow, reactions: MessageReactionRow[] = [
   reactions: reactions
     .filter((r) => r.reactedToMessageId === m.providerMessageId && r.emoji !== null)
     .map((r) => ({ contactId: r.contactId, emoji: r.emoji!, occurredAt: r.occurredAt.toISOString() })),
+  versions: versions
+    .filter((v) => v.messageProviderId === m.providerMessageId)
+    .map((v) => ({ kind: v.kind, occurredAt: v.occurredAt.toISOString(), content: asRecord(v.content), text: v.text })),
 });
 
 type Detail = z.infer<typeof contactDetailView>;
@@ -171,6 +189,7 @@ function redactMessage(m: z.infer<typeof messageView>): z.infer<typeof messageVi
     context: redactMessageContent(m.context) as RecordOrNull,
     referral: redactMessageContent(m.referral) as RecordOrNull,
     reactions: m.reactions.map((r) => ({ ...r, emoji: REDACTED })),
+    versions: m.versions.map((v) => ({ ...v, content: redactMessageContent(v.content) as RecordOrNull, text: hide(v.text) })),
   };
 }
 const personal = (scope: Scope) => seesPersonalData(scope.role);
@@ -212,15 +231,18 @@ export async function getContactDetails(deps: AppDeps, scope: Scope, contactId: 
   const contact = await getContact(deps.db, scope.workspaceId, contactId);
   if (!contact) throw new AppError('not_found', { message: 'contact not found' });
   const now = deps.clock.now();
-  const [conversations, messages] = await Promise.all([
+  // The page's reactions and versions are read beside it, selecting the same page by subquery.
+  const page = contactMessageIds(deps.db, scope.workspaceId, contactId, RECENT_MESSAGES);
+  const [conversations, messages, reactions, versions] = await Promise.all([
     listContactConversations(deps.db, scope.workspaceId, contactId),
     listContactMessages(deps.db, scope.workspaceId, contactId, { limit: RECENT_MESSAGES }),
+    listMessageReactions(deps.db, scope.workspaceId, page),
+    listMessageRevisions(deps.db, scope.workspaceId, page),
   ]);
-  const reactions = await listMessageReactions(deps.db, scope.workspaceId, messages.map((m) => m.providerMessageId));
   const view = {
     contact: toDetail(contact),
     conversations: conversations.map((c) => toConversationView(c, now)),
-    recentMessages: messages.map((m) => toMessageView(m, reactions)),
+    recentMessages: messages.map((m) => toMessageView(m, reactions, versions)),
   };
   return personal(scope) ? view : { ...view, contact: redactContact(view.contact), recentMessages: view.recentMessages.map(redactMessage) };
 }

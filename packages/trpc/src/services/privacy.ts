@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, anonymousPhoneToken, GDPR_EXPORT_VERSION, SUBSCRIBER_STATUS_SOURCES, SUBSCRIBER_STATUSES, isoOrNull, safeString } from '@mos/core';
 import {
   anonymizeContactRow, findEnvelopesNamingContact, getContact, listContactConversations, listContactIdentityChanges, listContactMessages,
-  listContactReactions, listContactRevisions, listContactStatuses, listConversationWindows, listMessageReactions, redactEnvelopeBodies,
+  listContactReactions, listContactRevisions, listContactStatuses, listConversationWindows, redactEnvelopeBodies,
   removeContactMessageContent, writeAuditLog,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
@@ -108,7 +108,6 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
     listContactIdentityChanges(deps.db, ws, contactId),
     contact.anonymizedAt ? Promise.resolve([]) : findEnvelopesNamingContact(deps.db, ws, contact),
   ]);
-  const reactionsToThem = await listMessageReactions(deps.db, ws, messages.map((m) => m.providerMessageId));
   const doc: GdprExport = {
     version: GDPR_EXPORT_VERSION,
     exportedAt: now.toISOString(),
@@ -146,7 +145,9 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
           pricingCategory: w.pricingCategory,
         })),
     })),
-    messages: messages.reverse().map((m) => ({ ...toMessageView(m, reactionsToThem), payload: m.payload })),
+    // Reactions to the contact's messages are the contact's own (only the customer's
+    // reactions reach us), so the contact's reactions fetched above cover them.
+    messages: messages.reverse().map((m) => ({ ...toMessageView(m, reactions, versions), payload: m.payload })),
     deliveryHistory: statuses.map((s) => ({
       providerMessageId: s.providerMessageId,
       status: s.status,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveContact, upsertContactFromInbound } from '@mos/db';
+import { resolveContact } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
 import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
@@ -23,9 +23,9 @@ describe('GET /internal/contacts', () => {
     for (let i = 0; i < 55; i++) {
       const phone = `+3933300${String(i).padStart(5, '0')}`;
       phonesA.push(phone);
-      await upsertContactFromInbound(tdb.db, a.workspaceId, { phoneNumber: phone, profileName: `A contact ${i}`, at: new Date(Date.UTC(2025, 0, 1, 0, i)) });
+      await resolveContact(tdb.db, a.workspaceId, { phoneNumber: phone, userId: null, profileName: `A contact ${i}` }, { at: new Date(Date.UTC(2025, 0, 1, 0, i)), inbound: true });
     }
-    await upsertContactFromInbound(tdb.db, b.workspaceId, { phoneNumber: '+15550001111', profileName: 'Only in B', at: new Date() });
+    await resolveContact(tdb.db, b.workspaceId, { phoneNumber: '+15550001111', userId: null, profileName: 'Only in B' }, { at: new Date(), inbound: true });
     hidden = await seedOperator(deps, { role: 'owner' });
     hiddenViewer = await seedOperator(deps, { workspace: hidden.workspaceSlug, role: 'viewer' });
     // D/business-scoped-user-ids (docs/provider-reference/webhooks/bsuid_messages_text_username_hidden_number.json).

@@ -174,7 +174,6 @@ export function numberChanged(over: Partial<ContactChangedEvent> = {}): ContactC
     contact: { ...SHEENA, profileName: null },
     newWaId: '12195555358',
     newUserId: null,
-    body: 'User Sheena Nelson changed from 16505551234 to 12195555358',
     occurredAt: unixIso(1750269342),
     ...over,
   };
