@@ -16,7 +16,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { createLogger, createVault, loadEnv } from '../../packages/config/src/index';
+import { createLogger, loadEnv } from '../../packages/config/src/index';
+import { createVault } from '../../packages/db/src/index';
+import { providerClientFromEnv } from '../../packages/provider/src/index';
+import { lazyTemporalClient } from '../../packages/app/src/index';
 import { newId, PROCESS_WEBHOOK_EVENT, sha256Hex, signProviderBody, webhookDedupKey } from '../../packages/core/src/index';
 import { enqueueOutboxJob, insertWebhookEvent, setProviderIngressWorkspace, upsertWorkspace } from '../../packages/db/src/index';
 import { createTestDatabase, prepareTemplateDatabase } from '../../packages/db/src/testing/index';
@@ -61,7 +64,10 @@ async function main(): Promise<void> {
   await prepareTemplateDatabase();
   const tdb = await createTestDatabase({ max: 20 });
   const env = loadEnv({ ...process.env, MOS_ENV: 'test', LOG_LEVEL: 'warn', WEBHOOK_INGRESS_CACHE_MS: '60000' });
-  const deps = { db: tdb.db, env, log, clock: { now: () => new Date() }, vault: createVault(randomBytes(32), env) };
+  const deps = {
+    db: tdb.db, env, log, clock: { now: () => new Date() }, vault: createVault(randomBytes(32), env),
+    provider: providerClientFromEnv(env), temporal: lazyTemporalClient({ address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE }),
+  };
   const secret = randomBytes(16).toString('hex');
   const { workspace } = await upsertWorkspace(tdb.db, 'bench', { wabaId: '102290129340398', phoneNumberId: '106540352242922' });
   await setProviderIngressWorkspace(tdb.db, workspace.id);

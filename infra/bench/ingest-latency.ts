@@ -17,9 +17,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createVault } from '@mos/config';
 import { signProviderBody } from '@mos/core';
-import { setProviderIngressWorkspace, upsertWorkspace } from '@mos/db';
+import { createVault, setProviderIngressWorkspace, upsertWorkspace } from '@mos/db';
 import { createTestDatabase, prepareTemplateDatabase, type TestDatabase } from '@mos/db/testing';
 
 const { values: args } = parseArgs({

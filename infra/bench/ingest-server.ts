@@ -9,10 +9,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiApp } from '@mos/api';
-import { createLogger, createVault, loadEnv } from '@mos/config';
+import { createLogger, loadEnv } from '@mos/config';
 import { newId, systemClock } from '@mos/core';
-import { createDatabase } from '@mos/db';
-import { createIngressResolver, ingestProviderWebhook, type AppDeps } from '@mos/trpc';
+import { createDatabase, createVault } from '@mos/db';
+import { createIngressResolver, ingestProviderWebhook, lazyTemporalClient, type AppDeps } from '@mos/app';
+import { providerClientFromEnv } from '@mos/provider';
 
 const kind = process.argv[2] === 'bare' ? 'bare' : 'express';
 const env = loadEnv({ ...process.env, MOS_ENV: 'test', LOG_LEVEL: 'silent' });
@@ -23,6 +24,8 @@ const deps: AppDeps = {
   log: createLogger({ name: 'bench', level: 'silent' }),
   clock: systemClock,
   vault: createVault(Buffer.from(env.MOS_MASTER_KEY!, 'hex'), env),
+  provider: providerClientFromEnv(env),
+  temporal: lazyTemporalClient({ address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE }),
 };
 
 function bare() {

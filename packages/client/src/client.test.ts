@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCClientError } from '@trpc/client';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { listen } from '@mos/http/testing';
-import { seedOperator, testDeps } from '@mos/trpc/testing';
+import { seedOperator, testDeps } from '@mos/app/testing';
 import { createControlPlaneApp } from '@mos/control-plane';
 import { createMosClient, type AppRouter } from './index';
 

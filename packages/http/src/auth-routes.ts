@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError, safeString } from '@mos/core';
-import { login, logout, SESSION_COOKIE, type AppDeps } from '@mos/trpc';
+import { login, logout, SESSION_COOKIE, type AppDeps } from '@mos/app';
 import { jsonBody } from './body';
 import { createLoginThrottle } from './login-throttle';
 import { actorOf, requireSession } from './session';

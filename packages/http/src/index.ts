@@ -3,5 +3,5 @@ export * from './body';
 export * from './request-id';
 export * from './session';
 export * from './auth-routes';
-export * from './procedures';
+export * from './path-param';
 export * from './serve';

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { AppError, roleAllowed, type Role } from '@mos/core';
-import { authenticate, tokenFromHeaders, type Actor, type AppDeps } from '@mos/trpc';
+import { authenticate, tokenFromHeaders, type Actor, type AppDeps } from '@mos/app';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { AppError, ERROR_STATUS, isAppError, roleAllowed, type ErrorCode, type Role } from '@mos/core';
 import { ZodError } from 'zod';
-import type { Actor, AppDeps } from './deps';
+import type { Actor, AppDeps } from '@mos/app';
 
 export interface Context {
   deps: AppDeps;

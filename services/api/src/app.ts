@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import { authRoutes, errorHandler, notFoundHandler, requestId, requireSession } from '@mos/http';
-import { createIngressMetrics, type AppDeps } from '@mos/trpc';
+import { createIngressMetrics, type AppDeps } from '@mos/app';
 import { metricsRoutes } from './routes/metrics';
 import { probeRoutes } from './routes/probes';
 import { webhookIngressRoutes } from './routes/webhook-ingress';

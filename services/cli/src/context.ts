@@ -1,7 +1,7 @@
 import { loadEnv } from '@mos/config';
 import { AppError } from '@mos/core';
 import { findWorkspaceBySlug, runMigrations } from '@mos/db';
-import { createAppDeps, type AppDeps, type Scope } from '@mos/trpc';
+import { createAppDeps, type AppDeps, type Scope } from '@mos/app';
 import { cliEnv } from './local-stack';
 
 export interface CliContext {
@@ -18,8 +18,7 @@ export async function openContext(): Promise<CliContext> {
     if (stackFile && err.code === 'ECONNREFUSED') throw new Error(`cannot reach the local stack's database (from ${stackFile}): is ./infra/up.sh still running?`);
     throw err;
   });
-  const { deps, database } = createAppDeps(env, 'cli');
-  return { deps, close: () => database.close() };
+  return createAppDeps(env, 'cli');
 }
 
 export async function scopeForSlug(deps: AppDeps, slug: string): Promise<Scope> {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
-import { authenticate, createCaller, type AppDeps } from '@mos/trpc';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { authenticate, type AppDeps } from '@mos/app';
+import { createCaller } from '@mos/trpc';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { seedAccountA, seedAccountB, WABA } from './testing/account';
 
 describe('account.events / account.limits (tRPC; REST is GET /internal/account-*, services/api)', () => {

@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import { buildVersion } from '@mos/config';
 import { authRoutes, errorHandler, jsonBody, notFoundHandler, requestId } from '@mos/http';
-import type { AppDeps } from '@mos/trpc';
+import type { AppDeps } from '@mos/app';
 import { settingsRoutes } from './routes/settings';
 import { templateRoutes } from './routes/templates';
 import { contactRoutes } from './routes/contacts';

@@ -3,8 +3,8 @@ import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sha256Hex } from '@mos/core';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { sessions } from '@mos/db';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
-import { removeMember } from '@mos/trpc';
-import { fixedClock, seedOperator, testDeps } from '@mos/trpc/testing';
+import { removeMember } from '@mos/app';
+import { fixedClock, seedOperator, testDeps } from '@mos/app/testing';
 import { createApiApp } from '@mos/api';
 import { createControlPlaneApp } from './app';
 
@@ -145,7 +145,7 @@ describe('operator login and sessions', () => {
   it('asks for the workspace when one email signs into several with the same password', async () => {
     const a = await seedOperator(deps, { email: 'shared@multi.test' });
     const { upsertWorkspace, upsertMember } = await import('@mos/db');
-    const { hashPassword } = await import('@mos/trpc');
+    const { hashPassword } = await import('@mos/app');
     const { workspace } = await upsertWorkspace(deps.db, 'second-ws');
     await upsertMember(deps.db, workspace.id, { email: 'shared@multi.test', passwordHash: await hashPassword(a.password), role: 'viewer' });
     const ambiguous = await jsonRequest(`${cp.url}/api/auth/login`, { body: { email: a.email, password: a.password } });

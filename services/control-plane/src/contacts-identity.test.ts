@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContactIdentity, InboundMessageEvent, MessageEditedEvent, MessageReactionEvent, Role } from '@mos/core';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
-import { authenticate, createCaller, type AppDeps } from '@mos/trpc';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { authenticate, type AppDeps } from '@mos/app';
+import { createCaller } from '@mos/trpc';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { createControlPlaneApp } from './app';
 import { applyFamilies, storeAndApply, type Envelope } from './testing/contacts';
 

@@ -3,8 +3,9 @@ import type { Role } from '@mos/core';
 import { ensureConversation, insertMessage, listAuditLogs, resolveContact, type ContactRow } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
-import { authenticate, createCaller } from '@mos/trpc';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { authenticate } from '@mos/app';
+import { createCaller } from '@mos/trpc';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { createControlPlaneApp } from './app';
 import { fixture, inboundText, storeAndApply } from './testing/contacts';
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditLogs } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
-import { authenticate, createCaller, type AppDeps } from '@mos/trpc';
-import { fixedClock, seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { authenticate, type AppDeps } from '@mos/app';
+import { createCaller } from '@mos/trpc';
+import { fixedClock, seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { fixture, inboundText, storeAndApply } from './testing/contacts';
 
 describe('contacts.list / contacts.get / contacts.update (tRPC)', () => {

@@ -3,8 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen, rawRequest } from '@mos/http/testing';
-import type { AppDeps } from '@mos/trpc';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import type { AppDeps } from '@mos/app';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { createControlPlaneApp } from './app';
 
 const NUL = 'a\u0000b';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { jsonRequest, listen } from '@mos/http/testing';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { createControlPlaneApp } from './app';
 
 describe('login throttling', () => {

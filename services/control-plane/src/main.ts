@@ -1,8 +1,8 @@
 import { loadEnvOrExit } from '@mos/config';
 import { serve } from '@mos/http';
-import { createAppDeps } from '@mos/trpc';
+import { createAppDeps } from '@mos/app';
 import { createControlPlaneApp } from './app';
 
 const env = loadEnvOrExit();
-const { deps, database } = createAppDeps(env, 'control-plane');
-serve(createControlPlaneApp(deps), { host: env.HOST, port: env.CONTROL_PLANE_PORT }, deps.log, 'control-plane', () => database.close());
+const app = createAppDeps(env, 'control-plane');
+serve(createControlPlaneApp(app.deps), { host: env.HOST, port: env.CONTROL_PLANE_PORT }, app.deps.log, 'control-plane', app.close);

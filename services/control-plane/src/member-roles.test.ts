@@ -3,7 +3,7 @@ import { ROLES, type Role } from '@mos/core';
 import { listMembers, updateMemberRole } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { createControlPlaneApp } from './app';
 
 /**

@@ -3,7 +3,7 @@ import { findProviderIngressWorkspace } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { createMosClient } from '@mos/client';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { createControlPlaneApp } from './app';
 
 /** No tenant surface can move the shared provider paths: that is `mos ingress set` only. */

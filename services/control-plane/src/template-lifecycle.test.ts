@@ -5,7 +5,7 @@ import { createLogger } from '@mos/config';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
 import { startSimulator, type RunningSimulator } from '@mos/provider/simulator';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { startWorkerRuntime, type WorkerRuntime } from '@mos/worker';
 import { waitFor } from '@mos/worker/testing';
 import { createControlPlaneApp } from './app';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
 import { startSimulator, type RunningSimulator } from '@mos/provider/simulator';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
-import { sendToProvider, type AppDeps } from '@mos/trpc';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
+import { sendToProvider, type AppDeps } from '@mos/app';
 import {
   canonical,
   DOC,

@@ -3,8 +3,8 @@ import { ROLES, type Role } from '@mos/core';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
 import { startSimulator, type RunningSimulator } from '@mos/provider/simulator';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
-import type { AppDeps } from '@mos/trpc';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
+import type { AppDeps } from '@mos/app';
 import { createControlPlaneApp } from './app';
 
 const SETTINGS: Role[] = ['owner', 'admin', 'developer'];

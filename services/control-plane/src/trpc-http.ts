@@ -2,7 +2,8 @@ import type { Request, RequestHandler } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { AppError, isAppError } from '@mos/core';
 import { unsupportedBody } from '@mos/http';
-import { appRouter, authenticate, tokenFromHeaders, toTRPCError, type AppDeps } from '@mos/trpc';
+import { authenticate, tokenFromHeaders, type AppDeps } from '@mos/app';
+import { appRouter, toTRPCError } from '@mos/trpc';
 
 /** The same body limit as /api; and one request cannot fan out into hundreds of procedures. */
 export const TRPC_MAX_BODY_BYTES = 1024 * 1024;

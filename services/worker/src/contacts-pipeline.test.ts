@@ -3,7 +3,7 @@ import { signProviderBody } from '@mos/core';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { createApiApp } from '@mos/api';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { fixtureBody, sharedWorkflowBundle, temporalAddress, testLog, uniqueTaskQueue, waitFor } from './testing';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
 

@@ -7,7 +7,7 @@ import { getWorkerStatus, outboxJobs, webhookDeliveries, webhookEvents, workerHe
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { SA_TOPIC, SA_WEBHOOK_EVENT_ID, SA_WORKSPACE_ID, WebhookFailureType, composeEffects, webhookWorkflowId } from '@mos/workflows';
 import { createOutboxRelay } from './outbox-relay';
-import { lazyTemporalClient } from './temporal-client';
+import { lazyTemporalClient } from '@mos/app';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
 import {
   connectTestClient, fixtureBody, maybeRecordHistory, seedWorkspace, sharedWorkflowBundle, storeDelivery, temporalAddress, testLog,

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { createApiApp } from '@mos/api';
 import { listen } from '@mos/http/testing';
 import { upsertWorkspace } from '@mos/db';
-import { testDeps } from '@mos/trpc/testing';
+import { testDeps } from '@mos/app/testing';
 import { providerDocsExamples } from '../../../packages/core/src/webhooks/testing/provider-docs-examples';
 import { sharedWorkflowBundle, temporalAddress, testLog, uniqueTaskQueue, waitFor } from './testing';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';

@@ -9,7 +9,7 @@ import { WORKFLOWS_PATH, createActivities, type FamilyEffects } from '@mos/workf
 import { defaultEffects } from './effects';
 import { startHeartbeat, type Heartbeat } from './heartbeat';
 import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
-import { lazyTemporalClient } from './temporal-client';
+import { lazyTemporalClient } from '@mos/app';
 
 /** Worker knobs we tune (see docs/benchmarks.md); everything else keeps Temporal's defaults. */
 export type WorkerTuning = Pick<

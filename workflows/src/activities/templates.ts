@@ -2,9 +2,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { mapProviderTemplateStatus, TEMPLATE_CHANGE_FIELDS, providerReason, systemClock, type Clock, type TemplateUpdatedEvent } from '@mos/core';
 import {
   applyTemplateCategoryUpdate, applyTemplateComponentsUpdate, applyTemplateQualityUpdate, applyTemplateStatusUpdate, getWorkspace,
-  listSyncableWorkspaceIds, recordAccountEvent, upsertSyncedTemplate, type AccountEventInput, type Db,
+  listSyncableWorkspaceIds, recordAccountEvent, upsertSyncedTemplate, createVault, type AccountEventInput, type Db, type Vault,
 } from '@mos/db';
-import { createVault, resolveMasterKey, type Env, type Logger, type Vault } from '@mos/config';
+import { resolveMasterKey, type Env, type Logger } from '@mos/config';
 import { createProviderClient, isProviderError, ProviderError, type ProviderClient } from '@mos/provider';
 import type { TemplateSyncPageInput, TemplateSyncPageResult } from '../template-sync-shared';
 import type { FamilyEffects } from './effects';

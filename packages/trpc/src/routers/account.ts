@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { accountEventView, channelLimitView, listAccountEventsInput, listWorkspaceAccountEvents, listWorkspaceChannelLimits } from '../services/account-events';
-import { scopeOf } from '../services/scope';
+import { accountEventView, channelLimitView, listAccountEventsInput, listWorkspaceAccountEvents, listWorkspaceChannelLimits } from '@mos/app';
+import { scopeOf } from '@mos/app';
 import { operatorProcedure, router } from '../trpc';
 
 /**

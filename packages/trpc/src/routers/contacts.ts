@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ADMIN_ROLES, SETTINGS_ROLES, safeString } from '@mos/core';
-import { askAssistant, askInput, askView } from '../services/assistant';
+import { askAssistant, askInput, askView } from '@mos/app';
 import {
   contactDetailsView, contactDetailView, contactListView, getContactDetails, listContactsInput, searchWorkspaceContacts,
   updateContactInput, updateWorkspaceContact,
-} from '../services/contacts';
-import { contactIdInput, eraseContactData, exportContactData, gdprEraseView, gdprExportView } from '../services/privacy';
-import { scopeOf } from '../services/scope';
+} from '@mos/app';
+import { contactIdInput, eraseContactData, exportContactData, gdprEraseView, gdprExportView } from '@mos/app';
+import { scopeOf } from '@mos/app';
 import { operatorProcedure, roleProcedure, router } from '../trpc';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ADMIN_ROLES, ROLES, safeString } from '@mos/core';
-import { addMember, addMemberInput, changeMemberRole, listWorkspaceMembers, memberView, removeMember } from '../services/members';
-import { scopeOf } from '../services/scope';
+import { addMember, addMemberInput, changeMemberRole, listWorkspaceMembers, memberView, removeMember } from '@mos/app';
+import { scopeOf } from '@mos/app';
 import { operatorProcedure, roleProcedure, router } from '../trpc';
 
 const memberId = z.object({ id: safeString().min(1).max(64) });

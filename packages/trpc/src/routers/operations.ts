@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { PROVIDER_CONSTRAINTS } from '@mos/core';
-import { listAuditLogsInput, listWorkspaceAuditLogs } from '../services/audit-logs';
-import { runtimeSnapshot } from '../services/runtime';
-import { scopeOf } from '../services/scope';
-import { auditLogView, outboxJobView, webhookListItem } from '../services/webhook-views';
+import { listAuditLogsInput, listWorkspaceAuditLogs } from '@mos/app';
+import { runtimeSnapshot } from '@mos/app';
+import { scopeOf } from '@mos/app';
+import { auditLogView, outboxJobView, webhookListItem } from '@mos/app';
 import { operatorProcedure, router } from '../trpc';
 
 export const auditLogsRouter = router({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ADMIN_ROLES, SETTINGS_ROLES, safeString } from '@mos/core';
-import { apiKeyView, createApiKey, createApiKeyInput, listWorkspaceApiKeys, revokeWorkspaceApiKey } from '../services/api-keys';
-import { scopeOf } from '../services/scope';
-import { listWorkspaceSecrets, removeWorkspaceSecret, secretListing, secretNameSchema, setSecretInput, setWorkspaceSecret } from '../services/secrets';
-import { getWorkspaceSettings, providerSettingsInput, updateWorkspaceSettings, workspaceView } from '../services/workspace-settings';
+import { apiKeyView, createApiKey, createApiKeyInput, listWorkspaceApiKeys, revokeWorkspaceApiKey } from '@mos/app';
+import { scopeOf } from '@mos/app';
+import { listWorkspaceSecrets, removeWorkspaceSecret, secretListing, secretNameSchema, setSecretInput, setWorkspaceSecret } from '@mos/app';
+import { getWorkspaceSettings, providerSettingsInput, updateWorkspaceSettings, workspaceView } from '@mos/app';
 import { roleProcedure, router } from '../trpc';
 
 export const apiKeysRouter = router({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADMIN_ROLES, AppError, SETTINGS_ROLES, type ErrorCode } from '@mos/core';
-import { scopeOf } from '../services/scope';
+import { scopeOf } from '@mos/app';
 import {
   createTemplateInput,
   createWorkspaceTemplate,
@@ -19,7 +19,7 @@ import {
   validateTemplateDraft,
   validateTemplateInput,
   validateTemplateOutput,
-} from '../services/templates';
+} from '@mos/app';
 import { middleware, roleProcedure, router, toTRPCError } from '../trpc';
 import { ZodError } from 'zod';
 

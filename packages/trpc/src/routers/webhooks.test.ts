@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { signProviderBody } from '@mos/core';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '@mos/app';
 import { createCaller } from '../router';
-import { authenticate } from '../services/auth';
-import { ingestProviderWebhook } from '../services/webhook-ingest';
-import { seedOperator, testDeps, type SeededOperator } from '../testing/index';
+import { authenticate } from '@mos/app';
+import { ingestProviderWebhook } from '@mos/app';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 
 /** The tRPC twins of the /internal webhook routes call the same service functions; a smoke of each. */
 describe('webhooks, webhookEvents, webhookRejections, auditLogs, runtime procedures', () => {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { SETTINGS_ROLES } from '@mos/core';
-import { scopeOf } from '../services/scope';
-import { replayDelivery, replayWebhook } from '../services/webhook-replay';
-import { deliveryView, rejectionView, webhookDetail, webhookListItem } from '../services/webhook-views';
+import { scopeOf } from '@mos/app';
+import { replayDelivery, replayWebhook } from '@mos/app';
+import { deliveryView, rejectionView, webhookDetail, webhookListItem } from '@mos/app';
 import {
   byIdInput, getRejection, getWebhook, listDeliveries, listDeliveriesInput, listRejections, listRejectionsInput, listWebhooks,
   listWebhooksInput,
-} from '../services/webhooks';
+} from '@mos/app';
 import { operatorProcedure, roleProcedure, router } from '../trpc';
 
 /**

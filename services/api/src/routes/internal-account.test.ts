@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountUpdatedEvent, TemplateUpdatedEvent } from '@mos/core';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { applyFamily, composeEffects, createAccountEffects, createTemplateEffects } from '@mos/workflows';
 import { createApiApp } from '../app';
 

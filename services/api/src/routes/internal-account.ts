@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { actorOf } from '@mos/http';
-import { accountEventsQuery, listWorkspaceAccountEvents, listWorkspaceChannelLimits, scopeOf, type AppDeps } from '@mos/trpc';
+import { accountEventsQuery, listWorkspaceAccountEvents, listWorkspaceChannelLimits, scopeOf, type AppDeps } from '@mos/app';
 
 /**
  * GET /internal/account-events (limit 1..200 (50), offset >= 0 (0), field = one of

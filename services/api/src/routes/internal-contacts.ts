@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { LIMITS, parseIntParam } from '@mos/core';
 import { actorOf } from '@mos/http';
-import { listContactsPage, scopeOf, type AppDeps } from '@mos/trpc';
+import { listContactsPage, scopeOf, type AppDeps } from '@mos/app';
 
 /** GET /internal/contacts: the session's workspace only; limit 1..200 (50), offset >= 0 (0). */
 export function internalContactRoutes(deps: AppDeps): Router {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen, rawRequest } from '@mos/http/testing';
-import type { AppDeps } from '@mos/trpc';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import type { AppDeps } from '@mos/app';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { createApiApp } from '../app';
 
 const SERVICE_TOKEN = randomBytes(24).toString('hex');

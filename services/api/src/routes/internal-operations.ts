@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { LIMITS, parseIntParam } from '@mos/core';
 import { actorOf } from '@mos/http';
-import { listWorkspaceAuditLogs, runtimeSnapshot, scopeOf, type AppDeps, type IngressMetrics } from '@mos/trpc';
+import { listWorkspaceAuditLogs, runtimeSnapshot, scopeOf, type AppDeps, type IngressMetrics } from '@mos/app';
 
 /** /internal audit log, runtime snapshot, and the (not yet built) campaigns and journeys. */
 export function internalOperationsRoutes(deps: AppDeps, metrics: IngressMetrics): Router {

@@ -1,36 +1,11 @@
 import { Router, type RequestHandler } from 'express';
-import { Client, Connection } from '@temporalio/client';
 import { AppError, constantTimeEqual, LIMITS, parseIntParam, safeString } from '@mos/core';
-import type { Env } from '@mos/config';
-import { getWorkspace } from '@mos/db';
 import { actorOf, jsonBody } from '@mos/http';
-import { listSyncedTemplatesPage, providerTemplateUpsertInput, recordProviderTemplate, scopeOf, type AppDeps } from '@mos/trpc';
-import { TEMPLATE_SYNC_WORKFLOW_TYPE, templateSyncWorkflowId } from '@mos/workflows';
+import {
+  listSyncedTemplatesPage, providerTemplateUpsertInput, recordProviderTemplate, requestTemplateSync, scopeOf, temporalTemplateSyncStarter,
+  type AppDeps, type TemplateSyncStarter,
+} from '@mos/app';
 import { z } from 'zod';
-
-export type TemplateSyncStarter = (workspaceId: string) => Promise<{ workflowId: string; runId: string }>;
-
-/** Starts `templateSync` on Temporal; one lazily opened connection per process, never per request. */
-export function temporalTemplateSyncStarter(env: Pick<Env, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>): TemplateSyncStarter {
-  let client: Promise<Client> | null = null;
-  return async (workspaceId) => {
-    client ??= Connection.connect({ address: env.TEMPORAL_ADDRESS, connectTimeout: '5 seconds' }).then(
-      (connection) => new Client({ connection, namespace: env.TEMPORAL_NAMESPACE }),
-      (err: unknown) => {
-        client = null;
-        throw err;
-      },
-    );
-    const handle = await (await client).workflow.start(TEMPLATE_SYNC_WORKFLOW_TYPE, {
-      taskQueue: env.TEMPORAL_TASK_QUEUE,
-      workflowId: templateSyncWorkflowId(workspaceId),
-      args: [{ workspaceId }],
-      // A sync already running for this workspace absorbs the request instead of failing it.
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
-    return { workflowId: handle.workflowId, runId: handle.firstExecutionRunId };
-  };
-}
 
 /**
  * Machine-to-machine: `Authorization: Bearer <MOS_SERVICE_TOKEN>`, compared in constant time.
@@ -57,20 +32,12 @@ const parse = <S extends z.ZodType>(schema: S, body: unknown): z.infer<S> => {
  * session guard: these are called by services, not operators, and carry no session.
  */
 export function internalTemplateServiceRoutes(deps: AppDeps, options: { startSync?: TemplateSyncStarter } = {}): Router {
-  const startSync = options.startSync ?? temporalTemplateSyncStarter(deps.env);
+  const startSync = options.startSync ?? temporalTemplateSyncStarter(deps);
   const r = Router();
   const guard = [requireServiceToken(deps), ...jsonBody('1mb')];
   r.post('/templates/sync', ...guard, async (req, res) => {
     const { workspaceId } = parse(z.object({ workspaceId: safeString().min(1).max(64) }), req.body);
-    if (!(await getWorkspace(deps.db, workspaceId))) throw new AppError('not_found', { message: 'workspace not found' });
-    let started;
-    try {
-      started = await startSync(workspaceId);
-    } catch (err) {
-      deps.log.error({ err, workspaceId }, 'could not start template sync');
-      throw new AppError('service_unavailable', { message: 'Temporal is unavailable; try again' });
-    }
-    res.status(202).json({ accepted: true, ...started });
+    res.status(202).json(await requestTemplateSync(deps, workspaceId, startSync));
   });
   r.post('/templates', ...guard, async (req, res) => {
     res.json(await recordProviderTemplate(deps, parse(providerTemplateUpsertInput, req.body)));

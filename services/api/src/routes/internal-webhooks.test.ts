@@ -4,8 +4,8 @@ import { PROVIDER_CONSTRAINTS } from '@mos/core';
 import { finishWebhookProcessing, outboxJobs, setProviderIngressWorkspace, webhookDeliveries, webhookEvents } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
-import type { AppDeps } from '@mos/trpc';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import type { AppDeps } from '@mos/app';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { createApiApp } from '../app';
 import { fixture, postWebhook, seedIngressWorkspace, withEnv } from '../testing/webhooks';
 

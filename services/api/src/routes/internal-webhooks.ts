@@ -3,7 +3,7 @@ import { enumParam, LIMITS, NORMALIZATION_STATUSES, parseIntParam, SETTINGS_ROLE
 import { actorOf, requireRole, pathParam } from '@mos/http';
 import {
   getRejection, getWebhook, listDeliveries, listRejections, listWebhooks, replayDelivery, replayWebhook, scopeOf, type AppDeps,
-} from '@mos/trpc';
+} from '@mos/app';
 
 /**
  * /internal webhook reads and replays (mounted after requireSession). Each route parses its

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { listen } from '@mos/http/testing';
-import { testDeps } from '@mos/trpc/testing';
+import { testDeps } from '@mos/app/testing';
 import { createApiApp } from '../app';
 import { withEnv } from '../testing/webhooks';
 

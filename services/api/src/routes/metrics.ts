@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { constantTimeEqual } from '@mos/core';
-import type { AppDeps, IngressCounter, IngressMetrics } from '@mos/trpc';
+import type { AppDeps, IngressCounter, IngressMetrics } from '@mos/app';
 
 /**
  * GET /metrics: process-wide figures in Prometheus text format (prom-client, the standard

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beatWorker, createDatabase } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { jsonRequest, listen } from '@mos/http/testing';
-import { seedOperator, testDeps } from '@mos/trpc/testing';
+import { seedOperator, testDeps } from '@mos/app/testing';
 import { createApiApp } from '../app';
 
 const READY_SHAPE = {

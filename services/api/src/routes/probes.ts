@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { buildVersion } from '@mos/config';
-import type { AppDeps } from '@mos/trpc';
-import { readiness } from '@mos/trpc';
+import type { AppDeps } from '@mos/app';
+import { readiness } from '@mos/app';
 
 /** /health never touches the database; /ready does, and answers 503 with the same shape. */
 export function probeRoutes(deps: AppDeps): Router {

@@ -5,7 +5,7 @@ import { signProviderBody } from '@mos/core';
 import { webhookEvents } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { listen } from '@mos/http/testing';
-import { testDeps } from '@mos/trpc/testing';
+import { testDeps } from '@mos/app/testing';
 import { createApiApp } from '../app';
 import { fixture, postWebhook, seedIngressWorkspace, SIGNING_SECRET } from '../testing/webhooks';
 

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, outboxJobs, webhookEvents, webhookRejections } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
-import type { AppDeps } from '@mos/trpc';
-import { testDeps } from '@mos/trpc/testing';
+import type { AppDeps } from '@mos/app';
+import { testDeps } from '@mos/app/testing';
 import { createApiApp } from '../app';
 import { fixture, postWebhook, seedIngressWorkspace, withEnv } from '../testing/webhooks';
 

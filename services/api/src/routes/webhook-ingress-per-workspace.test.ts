@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { webhookEvents } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/trpc/testing';
+import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { createApiApp } from '../app';
 import { fixture, postWebhook, seedIngressWorkspace, SIGNING_SECRET, VERIFY_TOKEN } from '../testing/webhooks';
 

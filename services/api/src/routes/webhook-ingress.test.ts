@@ -4,7 +4,7 @@ import { sha256Hex, signProviderBody } from '@mos/core';
 import { outboxJobs, webhookEvents, webhookRejections } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
-import { testDeps } from '@mos/trpc/testing';
+import { testDeps } from '@mos/app/testing';
 import { eq } from 'drizzle-orm';
 import { createApiApp } from '../app';
 import { fixture, postWebhook, seedIngressWorkspace, SIGNING_SECRET, VERIFY_TOKEN } from '../testing/webhooks';

@@ -2,7 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import getRawBody from 'raw-body';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { constantTimeEqual, type WebhookSource } from '@mos/core';
-import { createIngressResolver, ingestProviderWebhook, type AppDeps, type IngressMetrics, type IngressResolver, type IngressRoute, type IngressTarget } from '@mos/trpc';
+import { createIngressResolver, ingestProviderWebhook, type AppDeps, type IngressMetrics, type IngressResolver, type IngressRoute, type IngressTarget } from '@mos/app';
 
 /**
  * Provider webhook ingress: the GET handshake and the two signed POST paths, each shared

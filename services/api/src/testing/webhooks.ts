@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { signProviderBody } from '@mos/core';
 import { loadEnv } from '@mos/config';
-import type { AppDeps } from '@mos/trpc';
-import { seedOperator, type SeededOperator } from '@mos/trpc/testing';
+import type { AppDeps } from '@mos/app';
+import { seedOperator, type SeededOperator } from '@mos/app/testing';
 
 /** Shared by the ingress and /internal suites: fixtures, signed posts, a configured workspace. */
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { LIMITS } from '@mos/core';
-import { accountEventsQuery, listWorkspaceAccountEvents, listWorkspaceChannelLimits, type AccountEventView, type ChannelLimitView } from '@mos/trpc';
+import { accountEventsQuery, listWorkspaceAccountEvents, listWorkspaceChannelLimits, type AccountEventView, type ChannelLimitView } from '@mos/app';
 import { scopeForSlug } from '../context';
 import { run } from '../output';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createApiKey, createApiKeyInput, listWorkspaceApiKeys, revokeWorkspaceApiKey } from '@mos/trpc';
+import { createApiKey, createApiKeyInput, listWorkspaceApiKeys, revokeWorkspaceApiKey } from '@mos/app';
 import { scopeForSlug } from '../context';
 import { run } from '../output';
 

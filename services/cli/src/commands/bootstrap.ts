@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { bootstrapWorkspace } from '@mos/trpc';
+import { bootstrapWorkspace } from '@mos/app';
 import { valueOrStdin } from '../context';
 import { run } from '../output';
 

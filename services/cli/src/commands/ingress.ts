@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { clearProviderIngress, setProviderIngress, showProviderIngress, slugSchema, type ProviderIngressView } from '@mos/trpc';
+import { clearProviderIngress, setProviderIngress, showProviderIngress, slugSchema, type ProviderIngressView } from '@mos/app';
 import { run } from '../output';
 
 const human = (r: ProviderIngressView) =>

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { AppError, ROLES } from '@mos/core';
 import { findMemberByEmail } from '@mos/db';
-import { addMember, addMemberInput, listWorkspaceMembers, removeMember } from '@mos/trpc';
+import { addMember, addMemberInput, listWorkspaceMembers, removeMember } from '@mos/app';
 import { scopeForSlug, valueOrStdin } from '../context';
 import { run } from '../output';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { SECRET_NAMES } from '@mos/core';
-import { listWorkspaceSecrets, setSecretInput, setWorkspaceSecret } from '@mos/trpc';
+import { listWorkspaceSecrets, setSecretInput, setWorkspaceSecret } from '@mos/app';
 import { scopeForSlug, valueOrStdin } from '../context';
 import { run } from '../output';
 

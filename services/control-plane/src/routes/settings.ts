@@ -1,6 +1,7 @@
 import { Router } from 'express';
-import { viaProcedure, pathParam, uncheckedInput } from '@mos/http';
-import type { AppDeps } from '@mos/trpc';
+import { pathParam } from '@mos/http';
+import { uncheckedInput, viaProcedure } from '../via-procedure';
+import type { AppDeps } from '@mos/app';
 
 
 /** Members, API keys, secrets and workspace settings over REST, each a tRPC procedure underneath. */

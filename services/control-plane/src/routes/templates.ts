@@ -1,6 +1,7 @@
 import { Router } from 'express';
-import { viaProcedure, pathParam, uncheckedInput } from '@mos/http';
-import type { AppDeps } from '@mos/trpc';
+import { pathParam } from '@mos/http';
+import { uncheckedInput, viaProcedure } from '../via-procedure';
+import type { AppDeps } from '@mos/app';
 
 const body = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 

@@ -7,7 +7,7 @@ import {
 } from '@mos/db';
 import type { AppDeps } from '../deps';
 import { conversationView, messageView, toConversationView, toMessageView } from './contacts';
-import type { Scope } from './scope';
+import type { Scope } from '../scope';
 
 
 /** Everything stored about one contact, as a versioned document (see docs/contacts.md). */

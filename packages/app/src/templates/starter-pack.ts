@@ -1,10 +1,10 @@
 import { STARTER_PACK, type StarterTemplate } from '@mos/core';
 import { findTemplateByKey, upsertTemplateByKey, writeAuditLog } from '@mos/db';
-import { isProviderError } from '@mos/provider';
+import { isProviderError, isProviderNotConfigured } from '@mos/provider';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
-import { providerAccount, sendToProvider, type ProviderAccount } from './template-submit';
-import type { StarterPackResult } from './template-views';
+import type { Scope } from '../scope';
+import { providerAccount, sendToProvider, type ProviderAccount } from './submit';
+import type { StarterPackResult } from './views';
 
 type Entry = StarterPackResult['results'][number];
 
@@ -35,7 +35,8 @@ async function seedOne(deps: AppDeps, scope: Scope, account: ProviderAccount, en
     try {
       providerTemplateId = await sendToProvider(deps, account, { ...entry, providerTemplateId: existing?.providerTemplateId ?? null });
     } catch (err) {
-      if (!isProviderError(err)) throw err;
+      // Without a provider nothing is stored: the caller hears why instead of a rejected row.
+      if (!isProviderError(err) || isProviderNotConfigured(err)) throw err;
       error = err.userMessage;
     }
     await deps.db.transaction(async (tx) => {

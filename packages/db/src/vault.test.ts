@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { vaultSecrets, upsertWorkspace } from '@mos/db';
-import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
+import { vaultSecrets, upsertWorkspace } from './index';
+import { createTestDatabase, type TestDatabase } from './testing/index';
 import { eq } from 'drizzle-orm';
 import { createVault } from './vault';
 

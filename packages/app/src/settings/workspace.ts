@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { AppError, ROLES, WORKSPACE_SLUG_RE, safeString } from '@mos/core';
 import { getWorkspace, upsertMember, upsertWorkspace, writeAuditLog, type WorkspaceRow } from '@mos/db';
 import type { AppDeps } from '../deps';
-import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords';
+import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords';
 import { assignProviderIngress } from './provider-ingress';
-import type { Scope } from './scope';
+import type { Scope } from '../scope';
 
 const graphId = safeString().trim().regex(/^\d{5,32}$/, 'must be the numeric id the provider shows');
 

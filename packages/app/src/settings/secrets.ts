@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, SECRET_NAMES, type SecretName, safeString } from '@mos/core';
 import { writeAuditLog } from '@mos/db';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
+import type { Scope } from '../scope';
 
 export const secretNameSchema = z.enum(SECRET_NAMES);
 export const setSecretInput = z.object({ name: secretNameSchema, value: safeString().min(1).max(8192) });

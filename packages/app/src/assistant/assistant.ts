@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, buildAssistantPrompt, citedContexts, readChatCompletion, searchTerms, toPrefixTsQuery, type AssistantContext, safeString } from '@mos/core';
 import { getWorkspace, loadAssistantContext, searchContactIdsFullText, searchMessagesFullText } from '@mos/db';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
+import type { Scope } from '../scope';
 
 export const askInput = z.object({ question: safeString().trim().min(1).max(2000) });
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { listAuditLogs } from '@mos/db';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
-import { toAuditLogView } from './webhook-views';
+import type { Scope } from '../scope';
+import { toAuditLogView } from '../webhooks/views';
 
 export const listAuditLogsInput = z.object({ limit: z.number().int().min(1).max(100).default(25) });
 

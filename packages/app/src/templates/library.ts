@@ -12,7 +12,7 @@ import {
 } from '@mos/db';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
+import type { Scope } from '../scope';
 import {
   toTemplateView,
   type CreateTemplateInput,
@@ -20,11 +20,11 @@ import {
   type UpdateTemplateInput,
   type validateTemplateInput,
   type validateTemplateOutput,
-} from './template-views';
+} from './views';
 
-export * from './template-views';
-export * from './template-submit';
-export * from './template-starter-pack';
+export * from './views';
+export * from './submit';
+export * from './starter-pack';
 
 const notFound = () => new AppError('not_found', { message: 'template not found' });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, newToken, sha256Hex, safeString } from '@mos/core';
 import { findLiveApiKeyByHash, insertApiKey, listApiKeys, revokeApiKey, writeAuditLog, type ApiKeyView } from '@mos/db';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
+import type { Scope } from '../scope';
 
 export const apiKeyView = z.object({
   id: z.string(),

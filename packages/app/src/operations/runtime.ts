@@ -2,9 +2,9 @@ import { buildVersion } from '@mos/config';
 import { PROVIDER_CONSTRAINTS } from '@mos/core';
 import { countOutboxJobsByStatus, getWorkerStatus, listOutboxJobs, listWebhookEvents } from '@mos/db';
 import type { AppDeps } from '../deps';
-import type { WorkspaceIngressCounters } from './ingress-metrics';
-import type { Scope } from './scope';
-import { toOutboxJobView, toWebhookListItem, type WebhookListItem } from './webhook-views';
+import type { WorkspaceIngressCounters } from '../webhooks/ingress-metrics';
+import type { Scope } from '../scope';
+import { toOutboxJobView, toWebhookListItem, type WebhookListItem } from '../webhooks/views';
 
 export interface RuntimeSnapshot {
   runtime: {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACCOUNT_EVENT_FIELDS, enumParam, LIMITS, parseIntParam, redactPersonalData, seesPersonalData } from '@mos/core';
 import { listAccountEvents, listChannelLimits, type AccountEventRow, type ChannelLimitRow } from '@mos/db';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
+import type { Scope } from '../scope';
 
 /**
  * Operator reads of what the provider said about the business account and its numbers

@@ -1,22 +1,8 @@
 import { AppError, validateTemplate, type TemplateComponent } from '@mos/core';
 import { getTemplate, getTemplateForUpdate, getWorkspace, updateTemplate, writeAuditLog, type TemplateRow } from '@mos/db';
-import { createProviderClient, isProviderError, type CreateTemplateRequest, type ProviderClient, type ProviderError } from '@mos/provider';
+import { isProviderError, isProviderNotConfigured, type CreateTemplateRequest, type ProviderError } from '@mos/provider';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
-
-const clients = new WeakMap<AppDeps, ProviderClient>();
-
-/** The provider client: injected (tests), else one per deps built from PROVIDER_BASE_URL. */
-export function providerOf(deps: AppDeps): ProviderClient {
-  if (deps.provider) return deps.provider;
-  let client = clients.get(deps);
-  if (!client) {
-    if (!deps.env.PROVIDER_BASE_URL) throw new AppError('service_unavailable', { message: 'No provider configured (PROVIDER_BASE_URL)' });
-    client = createProviderClient({ baseUrl: deps.env.PROVIDER_BASE_URL, apiVersion: deps.env.PROVIDER_API_VERSION });
-    clients.set(deps, client);
-  }
-  return client;
-}
+import type { Scope } from '../scope';
 
 export interface ProviderAccount {
   wabaId: string;
@@ -63,7 +49,7 @@ export async function sendToProvider(
   account: ProviderAccount,
   row: SubmittedTemplate & Pick<TemplateRow, 'providerTemplateId'>,
 ): Promise<string> {
-  const provider = providerOf(deps);
+  const { provider } = deps;
   const body = providerTemplateBody(row);
   if (row.providerTemplateId) {
     // Name and language identify the template at the provider and cannot change in an edit.
@@ -108,6 +94,7 @@ export async function submitWorkspaceTemplate(deps: AppDeps, scope: Scope, id: s
 }
 
 async function recordProviderFailure(deps: AppDeps, scope: Scope, row: TemplateRow, err: ProviderError): Promise<AppError> {
+  if (isProviderNotConfigured(err)) return new AppError('service_unavailable', { message: err.message });
   if (err.retryable || err.status === null) {
     deps.log.warn({ templateId: row.id, status: err.status }, 'provider unavailable during template submit');
     return new AppError('service_unavailable', { message: `The provider is unavailable (${err.message}); try again`, meta: err.error ?? undefined });

@@ -1,10 +1,21 @@
-import { deleteSecret, getSecretCiphertext, listSecretNames, putSecretCiphertext, type DbOrTx } from '@mos/db';
 import type { SecretName } from '@mos/core';
-import { decryptSecret, encryptSecret } from './crypto';
-import type { Env } from './env';
+import type { DbOrTx } from './client';
+import { deleteSecret, getSecretCiphertext, listSecretNames, putSecretCiphertext } from './queries/vault-secrets';
+import { decryptSecret, encryptSecret } from './secret-cipher';
+
+/**
+ * The parts of the process env the vault reads (a structural slice of @mos/config's Env, so
+ * storage does not depend on configuration).
+ */
+export interface VaultEnv {
+  MOS_ENV: string;
+  WEBHOOK_SIGNING_SECRET?: string;
+  PROVIDER_WEBHOOK_VERIFY_TOKEN?: string;
+  PARTNER_WEBHOOK_SECRET?: string;
+}
 
 /** Environment names that may stand in for a vault secret, outside production only. */
-const ENV_FALLBACK: Partial<Record<SecretName, keyof Env>> = {
+const ENV_FALLBACK: Partial<Record<SecretName, Exclude<keyof VaultEnv, 'MOS_ENV'>>> = {
   'webhook-signing-secret': 'WEBHOOK_SIGNING_SECRET',
   'provider-verify-token': 'PROVIDER_WEBHOOK_VERIFY_TOKEN',
   'partner-webhook-secret': 'PARTNER_WEBHOOK_SECRET',
@@ -22,7 +33,7 @@ export interface Vault {
  * (workspace, name). Environment fallbacks apply only when the vault has no entry and the
  * process is not in production.
  */
-export function createVault(masterKey: Buffer, env: Pick<Env, 'MOS_ENV'> & Partial<Env>): Vault {
+export function createVault(masterKey: Buffer, env: VaultEnv): Vault {
   const aad = (workspaceId: string, name: string) => `${workspaceId}/${name}`;
   return {
     async get(db, workspaceId, name) {

@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, createVault, loadEnv } from '@mos/config';
+import { createLogger, loadEnv } from '@mos/config';
 import { fixedClock, systemClock, type Clock, type Role } from '@mos/core';
-import { setProviderIngressWorkspace, upsertMember, upsertWorkspace, type Db } from '@mos/db';
+import { createVault, setProviderIngressWorkspace, upsertMember, upsertWorkspace, type Db } from '@mos/db';
+import { providerClientFromEnv } from '@mos/provider';
 import type { AppDeps } from '../deps';
-import { login } from '../services/auth';
-import { hashPassword } from '../services/passwords';
+import { lazyTemporalClient } from '../temporal-client';
+import { login } from '../auth/sessions';
+import { hashPassword } from '../auth/passwords';
 
-/** Real deps over a test database: a fresh vault key, silent logs, an optional fixed clock. */
+/**
+ * Real deps over a test database: a fresh vault key, silent logs, an optional fixed clock,
+ * the provider client the env names (none: a refusing one) and a Temporal connection that
+ * opens only if a test starts a workflow.
+ */
 export function testDeps(db: Db, options: { clock?: Clock; env?: Record<string, string> } = {}): AppDeps {
   const env = loadEnv({ ...process.env, MOS_ENV: 'test', ...options.env });
   return {
@@ -15,6 +21,8 @@ export function testDeps(db: Db, options: { clock?: Clock; env?: Record<string, 
     log: createLogger({ name: 'test', level: 'silent' }),
     clock: options.clock ?? systemClock,
     vault: createVault(randomBytes(32), env),
+    provider: providerClientFromEnv(env),
+    temporal: lazyTemporalClient({ address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE }),
   };
 }
 

@@ -4,7 +4,7 @@ import {
   type Tx, type WebhookEventRow,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
+import type { Scope } from '../scope';
 
 /**
  * Replays. The original event is never written: a replay inserts a NEW webhook_events row

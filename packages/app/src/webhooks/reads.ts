@@ -5,8 +5,8 @@ import {
   listWebhookRejections, type WebhookEventRow,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
-import { toDeliveryView, toRejectionView, toWebhookDetail, toWebhookListItem, type WebhookDetail } from './webhook-views';
+import type { Scope } from '../scope';
+import { toDeliveryView, toRejectionView, toWebhookDetail, toWebhookListItem, type WebhookDetail } from './views';
 
 /**
  * Operator reads of the webhook pipeline, scoped to the caller's workspace. The same

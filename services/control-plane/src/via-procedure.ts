@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
-import { AppError, refuseNul } from '@mos/core';
-import { appErrorOf, authenticate, createCaller, tokenFromHeaders, type AppDeps } from '@mos/trpc';
+import { AppError } from '@mos/core';
+import { authenticate, tokenFromHeaders, type AppDeps } from '@mos/app';
+import { appErrorOf, createCaller } from '@mos/trpc';
 
 export type Caller = ReturnType<typeof createCaller>;
 
@@ -26,15 +27,6 @@ export function viaProcedure(
       next(new AppError('internal_error'));
     }
   };
-}
-
-/**
- * A path parameter as one string (Express 5 types admit arrays for wildcard routes). Ids are
- * opaque, so an absurd one is bounded and then simply not found; a NUL is a 400.
- */
-export function pathParam(v: unknown): string {
-  const s = Array.isArray(v) ? v[0] : v;
-  return typeof s === 'string' ? refuseNul(s, 'path parameter').slice(0, 256) : '';
 }
 
 /** Request input is unvalidated by nature; the procedure's zod .input() is what checks it. */

@@ -1,7 +1,8 @@
 import type { Clock, Role } from '@mos/core';
-import type { Env, Logger, Vault } from '@mos/config';
-import type { Db } from '@mos/db';
+import type { Env, Logger } from '@mos/config';
+import type { Db, Vault } from '@mos/db';
 import type { ProviderClient } from '@mos/provider';
+import type { LazyTemporalClient } from './temporal-client';
 
 /**
  * Everything a service function needs, built once per process and injected, so tests pass
@@ -13,8 +14,10 @@ export interface AppDeps {
   log: Logger;
   clock: Clock;
   vault: Vault;
-  /** The provider's API; when absent, built from PROVIDER_BASE_URL on first use (see providerOf). */
-  provider?: ProviderClient;
+  /** The provider's API (providerClientFromEnv: a refusing client when none is configured). */
+  provider: ProviderClient;
+  /** The process's one Temporal connection, opened on first use. */
+  temporal: LazyTemporalClient;
 }
 
 /** The authenticated operator: every workspace-scoped call takes its workspace from here. */

@@ -1,5 +1,5 @@
 import type { ActorRole } from '@mos/core';
-import type { Actor } from '../deps';
+import type { Actor } from './deps';
 
 /**
  * Who acts on which workspace. Procedures build it from the session's Actor; the CLI

@@ -8,7 +8,7 @@ import {
   type MessageRow,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
+import type { Scope } from '../scope';
 
 /**
  * The spec's Contact record (GET /internal/contacts). Unknown fields are null; `phoneNumber`

@@ -4,8 +4,8 @@ import {
   deleteMember, insertMember, isUniqueViolation, listMembers, lockMembers, updateMemberRole, writeAuditLog, type DbOrTx, type MemberRow,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
-import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords';
-import type { Scope } from './scope';
+import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords';
+import type { Scope } from '../scope';
 
 export const memberView = z.object({
   id: z.string(),

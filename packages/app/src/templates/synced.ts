@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { AppError, PARAMETER_FORMATS, safeString, nulFree, NUL_MESSAGE } from '@mos/core';
 import { applyTemplateStatusUpdate, getWorkspace, listSyncedTemplates, upsertSyncedTemplate } from '@mos/db';
 import type { AppDeps } from '../deps';
-import type { Scope } from './scope';
-import { toSyncedTemplateView, type SyncedTemplateView } from './template-views';
+import type { Scope } from '../scope';
+import { toSyncedTemplateView, type SyncedTemplateView } from './views';
 
 export async function listSyncedTemplatesPage(deps: AppDeps, scope: Scope, page: { limit: number; offset: number }): Promise<{ templates: SyncedTemplateView[] }> {
   return { templates: (await listSyncedTemplates(deps.db, scope.workspaceId, page)).map(toSyncedTemplateView) };
