@@ -1,12 +1,19 @@
 import { fileURLToPath } from 'node:url';
 
-export * from './shared';
-export * from './activities/index';
+/**
+ * `@mos/workflows`: everything the worker process wires (activities, effects, schedules and the
+ * path of the workflow bundle), plus the contract. HTTP processes import `@mos/workflows/contract`.
+ */
+export * from './contract';
+export * from './activities';
+export * from './schedule';
 
-/** Absolute path of the workflow module, for `Worker.create({workflowsPath})` and bundling. */
-export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
-export * from './template-sync-shared';
-export * from './template-sync-schedule';
-export { createTemplateActivities, createTemplateEffects, templateActivitiesFromEnv, type TemplateActivities, type TemplateActivityDeps } from './activities/templates';
-export * from './retention-shared';
-export * from './retention-schedule';
+/** Absolute path of the workflow bundle's entry, for `Worker.create({workflowsPath})` and bundling. */
+export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
+
+export { createWebhookActivities, type ActivityDeps, type RecordFailureInput, type WebhookActivities } from './webhook-processing/activities';
+export * from './webhook-processing/effects/index';
+export { createTemplateActivities, type TemplateActivities, type TemplateActivityDeps } from './template-sync/activities';
+export { ensureTemplateSyncSchedule } from './template-sync/schedule';
+export * from './retention/activities';
+export * from './retention/schedule';

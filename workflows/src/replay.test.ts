@@ -5,16 +5,27 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { WORKFLOWS_PATH } from './index';
 
 /**
- * Determinism guard: histories recorded from real runs (services/worker tests with
- * MOS_RECORD_HISTORIES=1) must replay against today's workflow code. A failure here means a
- * change would break runs that are in flight during a deploy: use `patched()` instead.
+ * Determinism guard: histories recorded from real runs on the Temporal dev server (with
+ * MOS_RECORD_HISTORIES=1: the services/worker suites for webhook processing,
+ * retention/workflow.test.ts, template-sync/workflow.test.ts) must replay against today's
+ * workflow code. A failure here means a change would break runs that are in flight during a
+ * deploy: use `patched()` instead.
  */
 const DIR = new URL('./__histories__/', import.meta.url);
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
 
 describe('recorded workflow histories replay', () => {
-  it('has recorded histories for success, failure and a worker restart', () => {
-    expect(files).toEqual(expect.arrayContaining(['processed-inbound-text.json', 'failed-invalid-json.json', 'processed-after-worker-restart.json']));
+  it('has recorded histories of every workflow: success, failure and a worker restart', () => {
+    expect(files).toEqual(
+      expect.arrayContaining([
+        // processWebhookEvent
+        'processed-inbound-text.json', 'failed-invalid-json.json', 'processed-after-worker-restart.json',
+        // retentionPurge, retentionSweep
+        'retention-purge-batches.json', 'retention-sweep.json',
+        // templateSync (paging; a rejected page), templateSyncAll (one child failing)
+        'template-sync-paged.json', 'template-sync-provider-rejected.json', 'template-sync-all.json',
+      ]),
+    );
   });
 
   it('replays every history without a determinism error', async () => {

@@ -30,7 +30,7 @@ describe('createMosClient against the running control plane', () => {
     expect(me).toMatchObject({ email: op.email, role: 'admin', workspace: { id: op.workspaceId, slug: op.workspaceSlug } });
     const added = await client.members.add.mutate({ email: 'new@client.test', password: 'client-password-1', role: 'viewer' });
     expect(added).toMatchObject({ email: 'new@client.test', role: 'viewer' });
-    const members = await client.members.list.query();
+    const { members } = await client.members.list.query();
     expect(members.map((m) => m.email).sort()).toEqual([op.email, 'new@client.test'].sort());
   });
 

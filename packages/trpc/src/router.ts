@@ -2,13 +2,20 @@ import { authRouter } from './routers/auth';
 import { membersRouter } from './routers/members';
 import { apiKeysRouter, secretsRouter, workspaceRouter } from './routers/settings';
 import { auditLogsRouter, runtimeRouter } from './routers/operations';
-import { webhookEventsRouter, webhookRejectionsRouter, webhooksRouter } from './routers/webhooks';
-import { templatesRouter } from './routers/templates';
+import { webhookDeliveriesRouter, webhookRejectionsRouter, webhooksRouter } from './routers/webhooks';
+import { syncedTemplatesRouter, templatesRouter } from './routers/templates';
 import { assistantRouter, contactsRouter } from './routers/contacts';
 import { accountRouter } from './routers/account';
 import { createCallerFactory, router } from './trpc';
 
-/** The control plane's whole typed surface. One line per feature router. */
+/**
+ * The control plane's whole typed surface. One line per feature router, named after the
+ * spec's resource (`webhooks` = stored webhooks, /internal/webhooks; `webhookDeliveries` =
+ * /internal/webhook-events; `syncedTemplates` = /internal/templates; `templates` = the
+ * library, /api/templates). Every list answers the spec's named array, the same body as its
+ * REST twin: `{ templates }`, `{ members }`, `{ webhookDeliveries }`, ... (plus `nextCursor`
+ * where it pages by cursor).
+ */
 export const appRouter = router({
   auth: authRouter,
   members: membersRouter,
@@ -16,8 +23,9 @@ export const appRouter = router({
   secrets: secretsRouter,
   workspace: workspaceRouter,
   templates: templatesRouter,
+  syncedTemplates: syncedTemplatesRouter,
   webhooks: webhooksRouter,
-  webhookEvents: webhookEventsRouter,
+  webhookDeliveries: webhookDeliveriesRouter,
   webhookRejections: webhookRejectionsRouter,
   auditLogs: auditLogsRouter,
   runtime: runtimeRouter,

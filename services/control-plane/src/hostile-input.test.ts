@@ -63,7 +63,7 @@ describe('hostile input on the control plane', () => {
       ['templates.validate', 'query', { name: NUL }],
       ['webhooks.get', 'query', { id: NUL }],
       ['webhooks.replay', 'mutation', { id: NUL }],
-      ['webhookEvents.replay', 'mutation', { id: NUL }],
+      ['webhookDeliveries.replay', 'mutation', { id: NUL }],
       ['webhookRejections.get', 'query', { id: NUL }],
       ['account.events', 'query', { field: NUL }],
       ['account.events', 'query', { field: `account_update${NUL}` }],

@@ -10,7 +10,7 @@ import {
   providerComponentExamples,
   providerCreationExamples,
   type CreationBody,
-} from '../../../packages/core/src/templates/testing/provider-examples';
+} from '@mos/core/testing';
 import { createControlPlaneApp } from './app';
 
 const TOKEN = 'sim-fidelity-token';

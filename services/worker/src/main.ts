@@ -1,13 +1,15 @@
-import { createLogger, loadEnvOrExit } from '@mos/config';
-import { createDatabase } from '@mos/db';
-import { ensureRetentionSchedules, ensureTemplateSyncSchedule, templateActivitiesFromEnv } from '@mos/workflows';
+import { loadEnvOrExit } from '@mos/config';
+import { createAppDeps } from '@mos/app';
+import { createTemplateActivities, ensureRetentionSchedules, ensureTemplateSyncSchedule } from '@mos/workflows';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
 import { workflowSourceFor, type WorkflowSource } from './workflow-bundle';
 
 /** The worker process: `pnpm dev:worker`. Stops cleanly on SIGINT/SIGTERM, also while Temporal is still unreachable. */
 const env = loadEnvOrExit();
-const log = createLogger({ name: 'mos-worker', level: env.LOG_LEVEL });
-const database = createDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX, applicationName: 'mos-worker' });
+// One pool, logger, vault, provider client and (lazy) Temporal client, as every process builds them.
+const app = createAppDeps(env, 'worker');
+const { deps } = app;
+const log = deps.log;
 const abort = new AbortController();
 
 let source: WorkflowSource;
@@ -15,17 +17,21 @@ try {
   source = workflowSourceFor(env);
 } catch (err) {
   log.fatal({ err: (err as Error).message }, 'no workflow code to run');
+  await app.close();
   process.exit(2);
 }
 log.info('workflowBundle' in source ? { workflowBundle: source.workflowBundle.codePath } : { workflowsPath: source.workflowsPath }, 'workflow code');
 
 const starting: Promise<WorkerRuntime> = startWorkerRuntime({
-  db: database.db,
+  db: deps.db,
   databaseUrl: env.DATABASE_URL,
   log,
+  clock: deps.clock,
   temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
+  temporalClient: deps.temporal,
   ...('workflowBundle' in source ? { worker: { workflowBundle: source.workflowBundle } } : {}),
-  extraActivities: templateActivitiesFromEnv({ db: database.db, log, env }),
+  // Without PROVIDER_BASE_URL the provider client refuses every call, so a sync page fails non-retryably.
+  extraActivities: createTemplateActivities({ db: deps.db, log, vault: deps.vault, provider: deps.provider, clock: deps.clock }),
   onTemporalReady: [
     (client) => ensureTemplateSyncSchedule(client, { taskQueue: env.TEMPORAL_TASK_QUEUE }),
     (client) => ensureRetentionSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE }),
@@ -42,7 +48,8 @@ async function shutdown(signal: string, code = 0): Promise<void> {
   abort.abort();
   const runtime = await starting.catch(() => null);
   await runtime?.stop();
-  await database.close();
+  // The Temporal connection, then the pool.
+  await app.close();
   process.exit(code);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

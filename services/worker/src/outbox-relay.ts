@@ -6,7 +6,7 @@ import type { Logger } from '@mos/config';
 import {
   WEBHOOK_WORKFLOW_TYPE, SA_TOPIC, SA_WEBHOOK_EVENT_ID, SA_WORKSPACE_ID, webhookWorkflowId,
   type ProcessWebhookEventInput,
-} from '@mos/workflows';
+} from '@mos/workflows/contract';
 
 export { OUTBOX_CHANNEL };
 

@@ -6,7 +6,7 @@ import { createApiApp } from '@mos/api';
 import { listen } from '@mos/http/testing';
 import { upsertWorkspace } from '@mos/db';
 import { testDeps } from '@mos/app/testing';
-import { providerDocsExamples } from '../../../packages/core/src/webhooks/testing/provider-docs-examples';
+import { providerDocsExamples } from '@mos/core/testing';
 import { sharedWorkflowBundle, temporalAddress, testLog, uniqueTaskQueue, waitFor } from './testing';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { Client } from '@temporalio/client';
+import { lazyTemporalClient } from '@mos/app';
 import { workerHeartbeats } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { startWorkerRuntime } from './worker';
@@ -62,4 +63,31 @@ it('runs onTemporalReady hooks with a connected client once polling, and survive
   } finally {
     await runtime.stop();
   }
+});
+
+it("uses the process's Temporal client when given one (AppDeps.temporal), and leaves closing it to its owner", async () => {
+  const shared = lazyTemporalClient({ address: temporalAddress(), namespace: 'default' });
+  const seen: Client[] = [];
+  const runtime = await startWorkerRuntime({
+    db: tdb.db,
+    databaseUrl: tdb.url,
+    log: testLog,
+    temporal: { address: temporalAddress(), namespace: 'default', taskQueue: uniqueTaskQueue('shared-client') },
+    temporalClient: shared,
+    relay: { pollIntervalMs: 200 },
+    worker: { workflowBundle: await sharedWorkflowBundle() },
+    onTemporalReady: [async (client) => void seen.push(client)],
+  });
+  try {
+    expect(seen).toEqual([await shared.get()]);
+    await runtime.relay!.tick();
+  } finally {
+    await runtime.stop();
+  }
+  // Still open after the runtime stopped: the process closes it (createAppDeps' close()).
+  const client = await shared.get();
+  expect(client).toBe(seen[0]);
+  await expect(client.workflowService.getSystemInfo({})).resolves.toBeDefined();
+  await shared.close();
+  await expect(client.workflowService.getSystemInfo({})).rejects.toThrow();
 });

@@ -5,11 +5,11 @@ import type { Client } from '@temporalio/client';
 import { systemClock, type Clock } from '@mos/core';
 import type { Db } from '@mos/db';
 import type { Logger } from '@mos/config';
+import { lazyTemporalClient, type LazyTemporalClient } from '@mos/app';
 import { WORKFLOWS_PATH, createActivities, type FamilyEffects } from '@mos/workflows';
 import { defaultEffects } from './effects';
 import { startHeartbeat, type Heartbeat } from './heartbeat';
 import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
-import { lazyTemporalClient } from '@mos/app';
 
 /** Worker knobs we tune (see docs/benchmarks.md); everything else keeps Temporal's defaults. */
 export type WorkerTuning = Pick<
@@ -23,6 +23,12 @@ export interface WorkerRuntimeOptions {
   log: Logger;
   clock?: Clock;
   temporal: { address: string; namespace: string; taskQueue: string };
+  /**
+   * The process's Temporal client (`AppDeps.temporal`), used by the relay and the start-up
+   * hooks; its owner closes it. Without one the runtime opens its own from `temporal` and
+   * closes it on stop.
+   */
+  temporalClient?: LazyTemporalClient;
   /** Defaults to `defaultEffects` (the production wiring). */
   effects?: FamilyEffects;
   /** `false` runs the Temporal worker without a relay (e.g. a second worker in a test). */
@@ -81,7 +87,8 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
   const workerId = opts.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const log = opts.log.child({ workerId });
 
-  const temporalClient = lazyTemporalClient({ address: opts.temporal.address, namespace: opts.temporal.namespace });
+  const temporalClient = opts.temporalClient ?? lazyTemporalClient({ address: opts.temporal.address, namespace: opts.temporal.namespace });
+  const closeOwnClient = () => (opts.temporalClient ? Promise.resolve() : temporalClient.close());
   const relay =
     opts.relay === false
       ? null
@@ -119,7 +126,7 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
   } catch (err) {
     await relay?.stop();
     await heartbeat.stop();
-    await temporalClient.close();
+    await closeOwnClient();
     throw err;
   }
   const created = worker;
@@ -146,7 +153,7 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
         if (created.getState() === 'RUNNING') created.shutdown();
         await done.catch((err: unknown) => log.error({ err: (err as Error).message }, 'worker stopped with an error'));
         await connection.close();
-        await temporalClient.close();
+        await closeOwnClient();
         await heartbeat.stop();
         log.info('worker stopped');
       })();

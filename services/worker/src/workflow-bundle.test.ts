@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { outboxJobs } from '@mos/db';
@@ -8,7 +8,7 @@ import { createTestDatabase } from '@mos/db/testing';
 import { composeEffects, WORKFLOWS_PATH } from '@mos/workflows';
 import { fixtureBody, seedWorkspace, storeDelivery, temporalAddress, testLog, uniqueTaskQueue, waitFor } from './testing';
 import { startWorkerRuntime } from './worker';
-import { buildWorkflowBundle, workflowSourceFor } from './workflow-bundle';
+import { buildWorkflowBundle, workflowSourceDigest, workflowSourceFor } from './workflow-bundle';
 
 const dir = mkdtempSync(join(tmpdir(), 'mos-bundle-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,6 +17,26 @@ describe('workflow code source', () => {
   it('development and tests bundle the sources at start', () => {
     expect(workflowSourceFor({ MOS_ENV: 'development' })).toEqual({ workflowsPath: WORKFLOWS_PATH });
     expect(workflowSourceFor({ MOS_ENV: 'test' })).toEqual({ workflowsPath: WORKFLOWS_PATH });
+  });
+
+  it('the source digest covers every non-test source in the feature folders, by path', () => {
+    expect(workflowSourceDigest()).toBe(workflowSourceDigest(dirname(WORKFLOWS_PATH)));
+    const root = join(dir, 'digest-src');
+    mkdirSync(join(root, 'template-sync'), { recursive: true });
+    writeFileSync(join(root, 'workflows.ts'), 'export {};\n');
+    writeFileSync(join(root, 'template-sync', 'workflow.ts'), 'export const a = 1;\n');
+    writeFileSync(join(root, 'template-sync', 'workflow.test.ts'), 'test 1\n');
+    const before = workflowSourceDigest(root);
+    writeFileSync(join(root, 'template-sync', 'workflow.test.ts'), 'test 2\n');
+    expect(workflowSourceDigest(root)).toBe(before);
+    writeFileSync(join(root, 'template-sync', 'workflow.ts'), 'export const a = 2;\n');
+    const edited = workflowSourceDigest(root);
+    expect(edited).not.toBe(before);
+    // The same file under another feature is another source.
+    mkdirSync(join(root, 'retention'));
+    rmSync(join(root, 'template-sync', 'workflow.ts'));
+    writeFileSync(join(root, 'retention', 'workflow.ts'), 'export const a = 2;\n');
+    expect(workflowSourceDigest(root)).not.toBe(edited);
   });
 
   it('production refuses to start without a prebuilt bundle, naming the release step', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOWS_PATH } from '@mos/workflows';
@@ -18,19 +18,19 @@ export const DEFAULT_WORKFLOW_BUNDLE = fileURLToPath(new URL('../dist/workflow-b
 /**
  * A digest of the workflow package's sources (tests excluded), written beside the bundle at
  * build and compared at start: a bundle left over from another release is refused instead
- * of silently running old workflow code. Activities are hashed too (a superset: a stale
- * verdict only costs a rebuild).
+ * of silently running old workflow code. Every source under workflows/src is hashed with its
+ * path, activities and contracts included (a superset: a stale verdict only costs a rebuild).
  */
-export function workflowSourceDigest(): string {
+export function workflowSourceDigest(root: string = dirname(WORKFLOWS_PATH)): string {
   const hash = createHash('sha256');
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) hash.update(entry.name).update(readFileSync(path));
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) hash.update(relative(root, path)).update(readFileSync(path));
     }
   };
-  walk(resolve(dirname(WORKFLOWS_PATH), '..'));
+  walk(root);
   return hash.digest('hex');
 }
 

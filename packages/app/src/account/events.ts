@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_EVENT_FIELDS, enumParam, LIMITS, parseIntParam, redactPersonalData, seesPersonalData } from '@mos/core';
+import { ACCOUNT_EVENT_FIELDS, enumParam, LIMITS, pageQuery, pageSchema, redactPersonalData, seesPersonalData } from '@mos/core';
 import { listAccountEvents, listChannelLimits, type AccountEventRow, type ChannelLimitRow } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from '../scope';
@@ -12,11 +12,8 @@ import type { Scope } from '../scope';
  * viewers get those values redacted (docs/security.md).
  */
 
-const PAGE = LIMITS.accountEvents;
-
 export const listAccountEventsInput = z.object({
-  limit: z.number().int().min(PAGE.limit.min).max(PAGE.limit.max).default(PAGE.limit.default),
-  offset: z.number().int().min(PAGE.offset.min).default(PAGE.offset.default),
+  ...pageSchema(LIMITS.accountEvents).shape,
   field: z.enum(ACCOUNT_EVENT_FIELDS).optional(),
 });
 
@@ -24,10 +21,9 @@ export const listAccountEventsInput = z.object({
  * The same input from query strings (GET /internal/account-events, `mos account events`):
  * each bad value is 400 invalid_query naming it; absent or empty means the default.
  */
-export function accountEventsQuery(query: { limit?: unknown; offset?: unknown; field?: unknown }): z.input<typeof listAccountEventsInput> {
+export function accountEventsQuery(query: Readonly<Record<string, unknown>>): z.input<typeof listAccountEventsInput> {
   return {
-    limit: parseIntParam(query.limit, PAGE.limit),
-    offset: parseIntParam(query.offset, PAGE.offset),
+    ...pageQuery(query, LIMITS.accountEvents),
     field: enumParam(query.field, 'field', ACCOUNT_EVENT_FIELDS),
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  AppError, REDACTED, redactContactIdentity, redactMessageContent, seesPersonalData, SUBSCRIBER_STATUS_SOURCES, SUBSCRIBER_STATUSES, isoOrNull, safeString,
+  AppError, LIMITS, pageSchema, REDACTED, redactContactIdentity, redactMessageContent, seesPersonalData, SUBSCRIBER_STATUS_SOURCES, SUBSCRIBER_STATUSES, isoOrNull, safeString,
 } from '@mos/core';
 import {
   contactMessageIds, getContact, listContactConversations, listContactMessages, listContacts, listMessageReactions, listMessageRevisions,
@@ -194,18 +194,26 @@ function redactMessage(m: z.infer<typeof messageView>): z.infer<typeof messageVi
 }
 const personal = (scope: Scope) => seesPersonalData(scope.role);
 
-/** GET /internal/contacts: an offset page (limits are checked by the route with parseIntParam). */
-export async function listContactsPage(deps: AppDeps, scope: Scope, page: { limit: number; offset: number }): Promise<{ contacts: ContactView[] }> {
+export const listWorkspaceContactsInput = pageSchema(LIMITS.contacts);
+
+/** GET /internal/contacts: the spec's Contact records, an offset page. */
+export async function listWorkspaceContacts(
+  deps: AppDeps,
+  scope: Scope,
+  input: z.input<typeof listWorkspaceContactsInput> = {},
+): Promise<{ contacts: ContactView[] }> {
+  const page = listWorkspaceContactsInput.parse(input);
   const contacts = (await listContacts(deps.db, scope.workspaceId, page)).map(toContactView);
   return { contacts: personal(scope) ? contacts : contacts.map(redactContact) };
 }
 
 const idSchema = safeString().min(1).max(64);
 
+/** Keyset pages (`cursor` = the last id of the previous page) of the same size as GET /internal/contacts. */
 export const listContactsInput = z.object({
   search: safeString().trim().max(200).optional(),
   cursor: idSchema.optional(),
-  limit: z.number().int().min(1).max(200).default(50),
+  ...pageSchema({ limit: LIMITS.contacts.limit }).shape,
 });
 
 export const contactListView = z.object({ contacts: z.array(contactDetailView), nextCursor: z.string().nullable() });

@@ -23,8 +23,8 @@ export const addMemberInput = z.object({
   role: z.enum(ROLES),
 });
 
-export async function listWorkspaceMembers(deps: AppDeps, scope: Scope): Promise<MemberView[]> {
-  return (await listMembers(deps.db, scope.workspaceId)).map(toMemberView);
+export async function listWorkspaceMembers(deps: AppDeps, scope: Scope): Promise<{ members: MemberView[] }> {
+  return { members: (await listMembers(deps.db, scope.workspaceId)).map(toMemberView) };
 }
 
 /**

@@ -25,7 +25,7 @@ describe('API key lifecycle', () => {
     expect(rows[0]!.keyHash).toBe(sha256Hex(created.key));
     expect(JSON.stringify(rows)).not.toContain(created.key);
     const listed = await listWorkspaceApiKeys(deps, scope);
-    expect(listed).toEqual([{ id: created.id, name: 'crm sync', prefix: created.prefix, createdAt: expect.any(String), lastUsedAt: null, revokedAt: null }]);
+    expect(listed.apiKeys).toEqual([{ id: created.id, name: 'crm sync', prefix: created.prefix, createdAt: expect.any(String), lastUsedAt: null, revokedAt: null }]);
     expect(JSON.stringify(listed)).not.toContain(created.key);
 
     expect(await authenticateApiKey(deps, created.key)).toEqual({ workspaceId: op.workspaceId, keyId: created.id });

@@ -39,8 +39,9 @@ export async function createApiKey(deps: AppDeps, scope: Scope, input: z.infer<t
   });
 }
 
-export async function listWorkspaceApiKeys(deps: AppDeps, scope: Scope): Promise<ApiKeyPublic[]> {
-  return (await listApiKeys(deps.db, scope.workspaceId)).map(toView);
+/** Live and revoked keys, prefixes only. */
+export async function listWorkspaceApiKeys(deps: AppDeps, scope: Scope): Promise<{ apiKeys: ApiKeyPublic[] }> {
+  return { apiKeys: (await listApiKeys(deps.db, scope.workspaceId)).map(toView) };
 }
 
 export async function revokeWorkspaceApiKey(deps: AppDeps, scope: Scope, keyId: string): Promise<ApiKeyPublic> {

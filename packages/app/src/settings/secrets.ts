@@ -18,8 +18,9 @@ export async function setWorkspaceSecret(deps: AppDeps, scope: Scope, input: z.i
   return { name: input.name, updatedAt: (entry?.updatedAt ?? deps.clock.now()).toISOString() };
 }
 
-export async function listWorkspaceSecrets(deps: AppDeps, scope: Scope): Promise<z.infer<typeof secretListing>[]> {
-  return (await deps.vault.list(deps.db, scope.workspaceId)).map((s) => ({ name: s.name, updatedAt: s.updatedAt.toISOString() }));
+/** Names and update times; never values. */
+export async function listWorkspaceSecrets(deps: AppDeps, scope: Scope): Promise<{ secrets: z.infer<typeof secretListing>[] }> {
+  return { secrets: (await deps.vault.list(deps.db, scope.workspaceId)).map((s) => ({ name: s.name, updatedAt: s.updatedAt.toISOString() })) };
 }
 
 export async function removeWorkspaceSecret(deps: AppDeps, scope: Scope, name: SecretName): Promise<{ ok: true }> {

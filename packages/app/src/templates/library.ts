@@ -38,8 +38,9 @@ function duplicate(code: ErrorCode, name: string, language: string): AppError {
   return new AppError(code, { message: `A template named ${name} already exists in ${language}` });
 }
 
-export async function listWorkspaceTemplates(deps: AppDeps, scope: Scope): Promise<TemplateView[]> {
-  return (await listTemplates(deps.db, scope.workspaceId)).map(toTemplateView);
+/** GET /api/templates, tRPC templates.list: the whole library, most recently updated first. */
+export async function listWorkspaceTemplates(deps: AppDeps, scope: Scope): Promise<{ templates: TemplateView[] }> {
+  return { templates: (await listTemplates(deps.db, scope.workspaceId)).map(toTemplateView) };
 }
 
 export async function getWorkspaceTemplate(deps: AppDeps, scope: Scope, id: string): Promise<TemplateView> {

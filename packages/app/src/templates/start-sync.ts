@@ -1,6 +1,6 @@
 import { AppError } from '@mos/core';
 import { getWorkspace } from '@mos/db';
-import { TEMPLATE_SYNC_WORKFLOW_TYPE, templateSyncWorkflowId } from '@mos/workflows';
+import { TEMPLATE_SYNC_WORKFLOW_TYPE, templateSyncWorkflowId, type TemplateSyncInput } from '@mos/workflows/contract';
 import type { AppDeps } from '../deps';
 
 export interface TemplateSyncStarted {
@@ -15,10 +15,11 @@ export type TemplateSyncStarter = (workspaceId: string) => Promise<TemplateSyncS
 export function temporalTemplateSyncStarter(deps: Pick<AppDeps, 'env' | 'temporal'>): TemplateSyncStarter {
   return async (workspaceId) => {
     const client = await deps.temporal.get();
+    const input: TemplateSyncInput = { workspaceId };
     const handle = await client.workflow.start(TEMPLATE_SYNC_WORKFLOW_TYPE, {
       taskQueue: deps.env.TEMPORAL_TASK_QUEUE,
       workflowId: templateSyncWorkflowId(workspaceId),
-      args: [{ workspaceId }],
+      args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
     return { workflowId: handle.workflowId, runId: handle.firstExecutionRunId };

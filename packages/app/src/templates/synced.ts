@@ -1,11 +1,25 @@
 import { z } from 'zod';
-import { AppError, PARAMETER_FORMATS, safeString, nulFree, NUL_MESSAGE } from '@mos/core';
+import { AppError, LIMITS, pageSchema, PARAMETER_FORMATS, safeString, nulFree, NUL_MESSAGE } from '@mos/core';
 import { applyTemplateStatusUpdate, getWorkspace, listSyncedTemplates, upsertSyncedTemplate } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from '../scope';
 import { toSyncedTemplateView, type SyncedTemplateView } from './views';
 
-export async function listSyncedTemplatesPage(deps: AppDeps, scope: Scope, page: { limit: number; offset: number }): Promise<{ templates: SyncedTemplateView[] }> {
+/**
+ * Synced templates: the provider's copy of the workspace's templates, written by the sync job
+ * and the status webhooks (spec: "Synced template", GET /internal/templates; tRPC
+ * `syncedTemplates.*`). The local library (/api/templates, tRPC `templates.*`) is library.ts.
+ */
+
+export const listSyncedTemplatesInput = pageSchema(LIMITS.syncedTemplates);
+
+/** GET /internal/templates, tRPC syncedTemplates.list: an offset page, the caller's workspace only. */
+export async function listWorkspaceSyncedTemplates(
+  deps: AppDeps,
+  scope: Scope,
+  input: z.input<typeof listSyncedTemplatesInput> = {},
+): Promise<{ templates: SyncedTemplateView[] }> {
+  const page = listSyncedTemplatesInput.parse(input);
   return { templates: (await listSyncedTemplates(deps.db, scope.workspaceId, page)).map(toSyncedTemplateView) };
 }
 

@@ -7,10 +7,11 @@ import type { AppDeps } from '../deps';
 import type { Scope } from '../scope';
 
 /**
- * Replays. The original event is never written: a replay inserts a NEW webhook_events row
- * cloned from the original's raw bytes (replay_of_id, replayed_by), a NEW outbox job keyed
- * `replay:<new event id>` (so replaying an already processed delivery is never deduplicated
- * away), the audit entry and the relay NOTIFY, all in one transaction.
+ * Replays of a stored webhook (tRPC `webhooks.replay`) and of a webhook delivery (tRPC
+ * `webhookDeliveries.replay`). The original event is never written: a replay inserts a NEW
+ * webhook_events row cloned from the original's raw bytes (replay_of_id, replayed_by), a NEW
+ * outbox job keyed `replay:<new event id>` (so replaying an already processed delivery is
+ * never deduplicated away), the audit entry and the relay NOTIFY, all in one transaction.
  */
 
 export interface ReplayInput {
@@ -26,7 +27,7 @@ export interface WebhookReplayResult {
   outboxJob: { id: string; jobType: string; status: 'pending' };
 }
 
-export interface DeliveryReplayResult {
+export interface WebhookDeliveryReplayResult {
   accepted: true;
   delivery: { id: string; status: 'pending' };
   job: { id: string; status: 'pending' };
@@ -79,7 +80,7 @@ async function cloneForReplay(deps: AppDeps, tx: Tx, scope: Scope, original: Web
   return { event: { id: eventId, source: original.source, topic: summary.topic, receivedAt: now.toISOString() }, jobId };
 }
 
-/** POST /internal/webhooks/{id}/replay */
+/** POST /internal/webhooks/{id}/replay, tRPC webhooks.replay. */
 export async function replayWebhook(deps: AppDeps, scope: Scope, input: ReplayInput): Promise<WebhookReplayResult> {
   const result = await deps.db.transaction(async (tx) => {
     const original = await getWebhookEvent(tx, scope.workspaceId, input.id);
@@ -103,11 +104,11 @@ export async function replayWebhook(deps: AppDeps, scope: Scope, input: ReplayIn
 }
 
 /**
- * POST /internal/webhook-events/{del_id}/replay: replays the event behind a normalized
+ * POST /internal/webhook-events/{del_id}/replay, tRPC webhookDeliveries.replay: replays the event behind a normalized
  * delivery. The 202 returns a NEW pending delivery row created for the new job; the worker
  * upserts its outcome on (workspace, job), so that row becomes processed/failed in place.
  */
-export async function replayDelivery(deps: AppDeps, scope: Scope, input: ReplayInput): Promise<DeliveryReplayResult> {
+export async function replayWebhookDelivery(deps: AppDeps, scope: Scope, input: ReplayInput): Promise<WebhookDeliveryReplayResult> {
   const result = await deps.db.transaction(async (tx) => {
     const delivery = await getWebhookDelivery(tx, scope.workspaceId, input.id);
     if (!delivery) throw new AppError('webhook_delivery_not_found');

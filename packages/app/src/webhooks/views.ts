@@ -1,17 +1,18 @@
 import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { redactBodyText } from '@mos/core';
-import type { AuditLogRow, OutboxJobRow, WebhookDeliveryRow, WebhookEventListing, WebhookEventRow, WebhookRejectionRow } from '@mos/db';
+import type { OutboxJobRow, WebhookDeliveryRow, WebhookEventListing, WebhookEventRow, WebhookRejectionRow } from '@mos/db';
 
 /**
- * Output shapes of the webhook operator surface (REST and tRPC answer with the same
- * objects). Times are ISO 8601 UTC strings. No secret is ever stored on these rows: the
+ * Output shapes of the webhook operator surface: stored webhooks (`evt_`), their deliveries
+ * (`del_`), rejections and outbox jobs (REST and tRPC answer with the same objects). Times are ISO 8601 UTC strings. No secret is ever stored on these rows: the
  * ingress drops cookie/authorization headers before storing.
  */
 
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** A stored webhook in a list (spec: "Webhook delivery record", GET /internal/webhooks). */
 export const webhookListItem = z.object({
   id: z.string(),
   source: z.string(),
@@ -135,7 +136,8 @@ export function toWebhookDetail(
   };
 }
 
-export const deliveryView = z.object({
+/** Spec: "Normalized webhook delivery" (GET /internal/webhook-events). */
+export const webhookDeliveryView = z.object({
   id: z.string(),
   webhookEventId: z.string(),
   jobId: z.string(),
@@ -145,12 +147,14 @@ export const deliveryView = z.object({
   processedAt: z.string().nullable(),
   createdAt: z.string(),
 });
+export type WebhookDeliveryView = z.infer<typeof webhookDeliveryView>;
 
-export function toDeliveryView(d: WebhookDeliveryRow): z.infer<typeof deliveryView> {
+export function toWebhookDeliveryView(d: WebhookDeliveryRow): WebhookDeliveryView {
   return { id: d.id, webhookEventId: d.webhookEventId, jobId: d.jobId, topic: d.topic, status: d.status, error: d.error, processedAt: isoOrNull(d.processedAt), createdAt: iso(d.createdAt) };
 }
 
-export const rejectionView = z.object({
+/** Spec: "Webhook rejection" (GET /internal/webhook-rejections). */
+export const webhookRejectionView = z.object({
   id: z.string(),
   webhookEventId: z.string(),
   source: z.string(),
@@ -159,20 +163,8 @@ export const rejectionView = z.object({
   signatureValid: z.boolean(),
   receivedAt: z.string(),
 });
+export type WebhookRejectionView = z.infer<typeof webhookRejectionView>;
 
-export function toRejectionView(r: WebhookRejectionRow): z.infer<typeof rejectionView> {
+export function toWebhookRejectionView(r: WebhookRejectionRow): WebhookRejectionView {
   return { id: r.id, webhookEventId: r.webhookEventId, source: r.source, topic: r.topic, reason: r.reason, signatureValid: r.signatureValid, receivedAt: iso(r.receivedAt) };
-}
-
-export const auditLogView = z.object({
-  id: z.string(),
-  action: z.string(),
-  targetId: z.string().nullable(),
-  actorId: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()).nullable(),
-  createdAt: z.string(),
-});
-
-export function toAuditLogView(a: AuditLogRow): z.infer<typeof auditLogView> {
-  return { id: a.id, action: a.action, targetId: a.targetId, actorId: a.actorId, details: a.details ?? null, createdAt: iso(a.createdAt) };
 }

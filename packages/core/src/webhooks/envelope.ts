@@ -4,7 +4,7 @@ import { get, record } from './value-readers';
 /**
  * The provider's webhook envelope and the summary the ingress stores for every request.
  * Pure and shared: the API ingress derives the topic from it, and the worker
- * (workflows/src/activities/process-event.ts) re-parses the stored raw body with the same
+ * (workflows/src/webhook-processing/activities.ts) re-parses the stored raw body with the same
  * `parseProviderEnvelope` to normalize it, so the two can never disagree about what is an
  * envelope.
  *

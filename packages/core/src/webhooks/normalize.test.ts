@@ -17,7 +17,7 @@ import { mapProviderTemplateStatus } from '../templates/status';
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const json = (url: URL) => JSON.parse(readFileSync(url, 'utf8'));
 
-/** Decoded as the worker does (workflows/src/activities/process-event.ts), then normalized. */
+/** Decoded as the worker does (workflows/src/webhook-processing/activities.ts), then normalized. */
 function normalizeBytes(name: string, bytes: Buffer): NormalizedEnvelope {
   const parsed = parseProviderEnvelope(bytes);
   if (!parsed.ok) throw new Error(`${name}: ${parsed.issues.join('; ')}`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProviderClient } from '../client';
 import { ProviderError } from '../errors';
-import { DOC, providerComponentExamples, providerCreationExamples } from '../../../core/src/templates/testing/provider-examples';
+import { DOC, providerComponentExamples, providerCreationExamples } from '@mos/core/testing';
 import { startSimulator, type RunningSimulator } from './index';
 
 const TOKEN = 'sim-token-templates';

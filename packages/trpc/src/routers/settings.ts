@@ -7,7 +7,9 @@ import { getWorkspaceSettings, providerSettingsInput, updateWorkspaceSettings, w
 import { roleProcedure, router } from '../trpc';
 
 export const apiKeysRouter = router({
-  list: roleProcedure(SETTINGS_ROLES).output(z.array(apiKeyView)).query(({ ctx }) => listWorkspaceApiKeys(ctx.deps, scopeOf(ctx.actor))),
+  list: roleProcedure(SETTINGS_ROLES)
+    .output(z.object({ apiKeys: z.array(apiKeyView) }))
+    .query(({ ctx }) => listWorkspaceApiKeys(ctx.deps, scopeOf(ctx.actor))),
   create: roleProcedure(SETTINGS_ROLES)
     .input(createApiKeyInput)
     .output(z.object({ id: z.string(), key: z.string(), prefix: z.string(), name: z.string() }))
@@ -19,7 +21,9 @@ export const apiKeysRouter = router({
 });
 
 export const secretsRouter = router({
-  list: roleProcedure(ADMIN_ROLES).output(z.array(secretListing)).query(({ ctx }) => listWorkspaceSecrets(ctx.deps, scopeOf(ctx.actor))),
+  list: roleProcedure(ADMIN_ROLES)
+    .output(z.object({ secrets: z.array(secretListing) }))
+    .query(({ ctx }) => listWorkspaceSecrets(ctx.deps, scopeOf(ctx.actor))),
   set: roleProcedure(ADMIN_ROLES)
     .input(setSecretInput)
     .output(z.object({ name: secretNameSchema, updatedAt: z.string() }))

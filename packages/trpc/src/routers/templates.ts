@@ -6,12 +6,15 @@ import {
   createWorkspaceTemplate,
   deleteWorkspaceTemplate,
   getWorkspaceTemplate,
+  listSyncedTemplatesInput,
+  listWorkspaceSyncedTemplates,
   listWorkspaceTemplates,
   reviseWorkspaceTemplate,
   seedStarterPack,
   starterPackOutput,
   submitTemplateOutput,
   submitWorkspaceTemplate,
+  syncedTemplateView,
   templateId,
   templateView,
   updateTemplateInput,
@@ -20,7 +23,7 @@ import {
   validateTemplateInput,
   validateTemplateOutput,
 } from '@mos/app';
-import { middleware, roleProcedure, router, toTRPCError } from '../trpc';
+import { middleware, operatorProcedure, roleProcedure, router, toTRPCError } from '../trpc';
 import { ZodError } from 'zod';
 
 /**
@@ -42,8 +45,11 @@ function inputErrorsAs(code: ErrorCode) {
 
 const settings = roleProcedure(SETTINGS_ROLES);
 
+/** The local template library (/api/templates): drafts an operator writes and submits. */
 export const templatesRouter = router({
-  list: settings.output(z.array(templateView)).query(({ ctx }) => listWorkspaceTemplates(ctx.deps, scopeOf(ctx.actor))),
+  list: settings
+    .output(z.object({ templates: z.array(templateView) }))
+    .query(({ ctx }) => listWorkspaceTemplates(ctx.deps, scopeOf(ctx.actor))),
   get: settings
     .input(templateId)
     .output(templateView)
@@ -77,4 +83,15 @@ export const templatesRouter = router({
   seedStarterPack: roleProcedure(ADMIN_ROLES)
     .output(starterPackOutput)
     .mutation(({ ctx }) => seedStarterPack(ctx.deps, scopeOf(ctx.actor))),
+});
+
+/**
+ * The provider's copy of the workspace's templates, kept by the sync job (GET /internal/templates):
+ * any operator reads it, like the other /internal lists.
+ */
+export const syncedTemplatesRouter = router({
+  list: operatorProcedure
+    .input(listSyncedTemplatesInput.optional())
+    .output(z.object({ templates: z.array(syncedTemplateView) }))
+    .query(({ ctx, input }) => listWorkspaceSyncedTemplates(ctx.deps, scopeOf(ctx.actor), input ?? {})),
 });

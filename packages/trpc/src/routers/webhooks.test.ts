@@ -9,7 +9,7 @@ import { ingestProviderWebhook } from '@mos/app';
 import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 
 /** The tRPC twins of the /internal webhook routes call the same service functions; a smoke of each. */
-describe('webhooks, webhookEvents, webhookRejections, auditLogs, runtime procedures', () => {
+describe('webhooks, webhookDeliveries, webhookRejections, auditLogs, runtime procedures', () => {
   let tdb: TestDatabase;
   let deps: AppDeps;
   let owner: SeededOperator;
@@ -45,7 +45,7 @@ describe('webhooks, webhookEvents, webhookRejections, auditLogs, runtime procedu
     expect(replay).toMatchObject({ accepted: true, replayedFromId: eventId, outboxJob: { jobType: 'process_webhook_event', status: 'pending' } });
     expect((await c.auditLogs.list({ limit: 1 })).auditLogEntries[0]).toMatchObject({ action: 'webhook.replay', targetId: eventId, actorId: owner.memberId });
     expect((await c.webhookRejections.list()).webhookRejections).toEqual([expect.objectContaining({ reason: 'no_secret', source: 'provider' })]);
-    expect((await c.webhookEvents.list()).webhookDeliveries).toEqual([]);
+    expect((await c.webhookDeliveries.list()).webhookDeliveries).toEqual([]);
     const snap = await c.runtime.snapshot();
     expect(snap).toMatchObject({ runtime: { queueDepth: 2, ingress: null }, campaigns: [], journeys: [] });
     expect(snap.webhooks).toHaveLength(3);
@@ -56,7 +56,7 @@ describe('webhooks, webhookEvents, webhookRejections, auditLogs, runtime procedu
     await expect(c.webhooks.list({ limit: 0 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect(c.auditLogs.list({ limit: 101 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect(c.webhooks.get({ id: 'evt_nope' })).rejects.toSatisfy((e: unknown) => e instanceof TRPCError && e.code === 'NOT_FOUND');
-    await expect(c.webhookEvents.replay({ id: 'del_nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(c.webhookDeliveries.replay({ id: 'del_nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect((await caller(viewer)).webhooks.replay({ id: eventId })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     const o = await caller(other);
     expect((await o.webhooks.list()).webhooks).toEqual([]);

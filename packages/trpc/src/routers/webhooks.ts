@@ -1,29 +1,30 @@
 import { z } from 'zod';
 import { SETTINGS_ROLES } from '@mos/core';
-import { scopeOf } from '@mos/app';
-import { replayDelivery, replayWebhook } from '@mos/app';
-import { deliveryView, rejectionView, webhookDetail, webhookListItem } from '@mos/app';
 import {
-  byIdInput, getRejection, getWebhook, listDeliveries, listDeliveriesInput, listRejections, listRejectionsInput, listWebhooks,
-  listWebhooksInput,
+  getWorkspaceWebhook, getWorkspaceWebhookRejection, listWebhookDeliveriesInput, listWebhookRejectionsInput, listWebhooksInput,
+  listWorkspaceWebhookDeliveries, listWorkspaceWebhookRejections, listWorkspaceWebhooks, replayWebhook, replayWebhookDelivery, scopeOf,
+  webhookDeliveryIdInput, webhookDeliveryView, webhookDetail, webhookIdInput, webhookListItem, webhookRejectionIdInput, webhookRejectionView,
 } from '@mos/app';
 import { operatorProcedure, roleProcedure, router } from '../trpc';
 
 /**
- * Twins of the API app's /internal webhook routes: reads for any operator; replays (which
- * re-run processing) for the settings roles, like every other write in the workspace.
+ * Twins of the API app's /internal webhook routes, one router per spec resource: reads for
+ * any operator; replays (which re-run processing) for the settings roles, like every other
+ * write in the workspace.
  */
+
+/** Stored webhooks (`evt_`): GET /internal/webhooks. */
 export const webhooksRouter = router({
   list: operatorProcedure
     .input(listWebhooksInput.optional())
     .output(z.object({ webhooks: z.array(webhookListItem) }))
-    .query(({ ctx, input }) => listWebhooks(ctx.deps, scopeOf(ctx.actor), input ?? {})),
+    .query(({ ctx, input }) => listWorkspaceWebhooks(ctx.deps, scopeOf(ctx.actor), input ?? {})),
   get: operatorProcedure
-    .input(byIdInput)
+    .input(webhookIdInput)
     .output(z.object({ webhook: webhookDetail }))
-    .query(({ ctx, input }) => getWebhook(ctx.deps, scopeOf(ctx.actor), input.id)),
+    .query(({ ctx, input }) => getWorkspaceWebhook(ctx.deps, scopeOf(ctx.actor), input.id)),
   replay: roleProcedure(SETTINGS_ROLES)
-    .input(byIdInput)
+    .input(webhookIdInput)
     .output(
       z.object({
         accepted: z.literal(true),
@@ -35,13 +36,14 @@ export const webhooksRouter = router({
     .mutation(({ ctx, input }) => replayWebhook(ctx.deps, scopeOf(ctx.actor), { id: input.id, requestId: ctx.requestId })),
 });
 
-export const webhookEventsRouter = router({
+/** Webhook deliveries (`del_`, the normalized processing records): GET /internal/webhook-events. */
+export const webhookDeliveriesRouter = router({
   list: operatorProcedure
-    .input(listDeliveriesInput.optional())
-    .output(z.object({ webhookDeliveries: z.array(deliveryView) }))
-    .query(({ ctx, input }) => listDeliveries(ctx.deps, scopeOf(ctx.actor), input ?? {})),
+    .input(listWebhookDeliveriesInput.optional())
+    .output(z.object({ webhookDeliveries: z.array(webhookDeliveryView) }))
+    .query(({ ctx, input }) => listWorkspaceWebhookDeliveries(ctx.deps, scopeOf(ctx.actor), input ?? {})),
   replay: roleProcedure(SETTINGS_ROLES)
-    .input(byIdInput)
+    .input(webhookDeliveryIdInput)
     .output(
       z.object({
         accepted: z.literal(true),
@@ -49,16 +51,17 @@ export const webhookEventsRouter = router({
         job: z.object({ id: z.string(), status: z.literal('pending') }),
       }),
     )
-    .mutation(({ ctx, input }) => replayDelivery(ctx.deps, scopeOf(ctx.actor), { id: input.id, requestId: ctx.requestId })),
+    .mutation(({ ctx, input }) => replayWebhookDelivery(ctx.deps, scopeOf(ctx.actor), { id: input.id, requestId: ctx.requestId })),
 });
 
+/** Webhook rejections (`rej_`): GET /internal/webhook-rejections. */
 export const webhookRejectionsRouter = router({
   list: operatorProcedure
-    .input(listRejectionsInput.optional())
-    .output(z.object({ webhookRejections: z.array(rejectionView) }))
-    .query(({ ctx, input }) => listRejections(ctx.deps, scopeOf(ctx.actor), input ?? {})),
+    .input(listWebhookRejectionsInput.optional())
+    .output(z.object({ webhookRejections: z.array(webhookRejectionView) }))
+    .query(({ ctx, input }) => listWorkspaceWebhookRejections(ctx.deps, scopeOf(ctx.actor), input ?? {})),
   get: operatorProcedure
-    .input(byIdInput)
-    .output(z.object({ webhookRejection: rejectionView }))
-    .query(({ ctx, input }) => getRejection(ctx.deps, scopeOf(ctx.actor), input.id)),
+    .input(webhookRejectionIdInput)
+    .output(z.object({ webhookRejection: webhookRejectionView }))
+    .query(({ ctx, input }) => getWorkspaceWebhookRejection(ctx.deps, scopeOf(ctx.actor), input.id)),
 });

@@ -1,15 +1,13 @@
 import { Router } from 'express';
-import { LIMITS, parseIntParam } from '@mos/core';
+import { LIMITS, pageQuery } from '@mos/core';
 import { actorOf } from '@mos/http';
-import { listContactsPage, scopeOf, type AppDeps } from '@mos/app';
+import { listWorkspaceContacts, scopeOf, type AppDeps } from '@mos/app';
 
-/** GET /internal/contacts: the session's workspace only; limit 1..200 (50), offset >= 0 (0). */
+/** GET /internal/contacts: the session's workspace only; page bounds LIMITS.contacts. */
 export function internalContactRoutes(deps: AppDeps): Router {
   const r = Router();
   r.get('/contacts', async (req, res) => {
-    const limit = parseIntParam(req.query.limit, LIMITS.contacts.limit);
-    const offset = parseIntParam(req.query.offset, LIMITS.contacts.offset);
-    res.json(await listContactsPage(deps, scopeOf(actorOf(req)), { limit, offset }));
+    res.json(await listWorkspaceContacts(deps, scopeOf(actorOf(req)), pageQuery(req.query, LIMITS.contacts)));
   });
   return r;
 }

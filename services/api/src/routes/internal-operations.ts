@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { LIMITS, parseIntParam } from '@mos/core';
+import { LIMITS, pageQuery } from '@mos/core';
 import { actorOf } from '@mos/http';
 import { listWorkspaceAuditLogs, runtimeSnapshot, scopeOf, type AppDeps, type IngressMetrics } from '@mos/app';
 
@@ -8,8 +8,7 @@ export function internalOperationsRoutes(deps: AppDeps, metrics: IngressMetrics)
   const r = Router();
 
   r.get('/audit-logs', async (req, res) => {
-    const limit = parseIntParam(req.query.limit, LIMITS.auditLogs.limit);
-    res.json(await listWorkspaceAuditLogs(deps, scopeOf(actorOf(req)), { limit }));
+    res.json(await listWorkspaceAuditLogs(deps, scopeOf(actorOf(req)), pageQuery(req.query, LIMITS.auditLogs)));
   });
 
   r.get('/runtime', async (req, res) => {

@@ -1,8 +1,8 @@
 import { Router, type RequestHandler } from 'express';
-import { AppError, constantTimeEqual, LIMITS, parseIntParam, safeString } from '@mos/core';
+import { AppError, constantTimeEqual, LIMITS, pageQuery, safeString } from '@mos/core';
 import { actorOf, jsonBody } from '@mos/http';
 import {
-  listSyncedTemplatesPage, providerTemplateUpsertInput, recordProviderTemplate, requestTemplateSync, scopeOf, temporalTemplateSyncStarter,
+  listWorkspaceSyncedTemplates, providerTemplateUpsertInput, recordProviderTemplate, requestTemplateSync, scopeOf, temporalTemplateSyncStarter,
   type AppDeps, type TemplateSyncStarter,
 } from '@mos/app';
 import { z } from 'zod';
@@ -45,13 +45,11 @@ export function internalTemplateServiceRoutes(deps: AppDeps, options: { startSyn
   return r;
 }
 
-/** GET /internal/templates: the session's workspace; limit 1..200 (50), offset >= 0 (0). */
+/** GET /internal/templates (synced templates): the session's workspace; page bounds LIMITS.syncedTemplates. */
 export function internalTemplateRoutes(deps: AppDeps): Router {
   const r = Router();
   r.get('/templates', async (req, res) => {
-    const limit = parseIntParam(req.query.limit, LIMITS.templates.limit);
-    const offset = parseIntParam(req.query.offset, LIMITS.templates.offset);
-    res.json(await listSyncedTemplatesPage(deps, scopeOf(actorOf(req)), { limit, offset }));
+    res.json(await listWorkspaceSyncedTemplates(deps, scopeOf(actorOf(req)), pageQuery(req.query, LIMITS.syncedTemplates)));
   });
   return r;
 }

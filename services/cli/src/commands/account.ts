@@ -4,6 +4,9 @@ import { accountEventsQuery, listWorkspaceAccountEvents, listWorkspaceChannelLim
 import { scopeForSlug } from '../context';
 import { run } from '../output';
 
+/** The same page bounds as GET /internal/account-events and tRPC account.events. */
+const PAGE = LIMITS.accountEvents;
+
 const eventLine = (e: AccountEventView) => `${e.occurredAt ?? `(recorded ${e.recordedAt})`}  ${e.field}  ${e.event}  ${e.summary}`;
 
 const limitLine = (l: ChannelLimitView) => {
@@ -28,8 +31,8 @@ export function registerAccount(program: Command): void {
     .description('list account events, newest first')
     .requiredOption('--workspace <slug>', 'workspace slug')
     .option('--field <field>', 'only this provider field (e.g. account_update, phone_number_quality_update)')
-    .option('--limit <n>', `how many (${LIMITS.accountEvents.limit.min}..${LIMITS.accountEvents.limit.max}, default ${LIMITS.accountEvents.limit.default})`)
-    .option('--offset <n>', 'skip this many (default 0)')
+    .option('--limit <n>', `how many (${PAGE.limit.min}..${PAGE.limit.max}, default ${PAGE.limit.default})`)
+    .option('--offset <n>', `skip this many (default ${PAGE.offset.default})`)
     .option('--json', 'print JSON')
     .action((o) =>
       run(

@@ -45,7 +45,7 @@ export function registerApiKeys(program: Command): void {
     .action((o) =>
       run(
         o,
-        async ({ deps }) => ({ apiKeys: await listWorkspaceApiKeys(deps, await scopeForSlug(deps, o.workspace)) }),
+        async ({ deps }) => listWorkspaceApiKeys(deps, await scopeForSlug(deps, o.workspace)),
         (r) => r.apiKeys.map((k) => `${k.id}  ${k.prefix}…  ${k.name}${k.revokedAt ? '  (revoked)' : ''}`).join('\n') || '(no keys)',
       ),
     );

@@ -57,7 +57,7 @@ export function registerMembers(program: Command): void {
     .action((o) =>
       run(
         o,
-        async ({ deps }) => ({ members: await listWorkspaceMembers(deps, await scopeForSlug(deps, o.workspace)) }),
+        async ({ deps }) => listWorkspaceMembers(deps, await scopeForSlug(deps, o.workspace)),
         (r) => r.members.map((m) => `${m.id}  ${m.role.padEnd(9)}  ${m.email}`).join('\n') || '(no members)',
       ),
     );

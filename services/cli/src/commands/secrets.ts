@@ -33,7 +33,7 @@ export function registerSecrets(program: Command): void {
     .action((o) =>
       run(
         o,
-        async ({ deps }) => ({ secrets: await listWorkspaceSecrets(deps, await scopeForSlug(deps, o.workspace)) }),
+        async ({ deps }) => listWorkspaceSecrets(deps, await scopeForSlug(deps, o.workspace)),
         (r) => r.secrets.map((s) => `${s.name.padEnd(24)} updated ${s.updatedAt}`).join('\n') || '(no secrets)',
       ),
     );

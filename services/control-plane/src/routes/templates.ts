@@ -8,7 +8,7 @@ const body = (v: unknown): Record<string, unknown> => (v && typeof v === 'object
 /** /api/templates: thin adapters over the `templates.*` procedures (one implementation). */
 export function templateRoutes(deps: AppDeps): Router {
   const r = Router();
-  r.get('/templates', viaProcedure(deps, async (c) => ({ templates: await c.templates.list() })));
+  r.get('/templates', viaProcedure(deps, (c) => c.templates.list()));
   r.post('/templates', viaProcedure(deps, async (c, req) => ({ template: await c.templates.create(uncheckedInput(req.body ?? {})) })));
   // Literal paths before /:id so "seed-starter-pack" is never read as an id.
   r.post('/templates/seed-starter-pack', viaProcedure(deps, (c) => c.templates.seedStarterPack()));

@@ -1,0 +1,47 @@
+import type { Db, DbOrTx } from '@mos/db';
+import type { Logger } from '@mos/config';
+import type { FamilyEffects } from './family-effects';
+import { applyContactChange, applyPreferences } from './contact-changes';
+import { applyConversationUpdate } from './conversations';
+import { applyEcho, applyInbound } from './inbound';
+import { applyEdit, applyReaction, applyRevoke } from './message-updates';
+import { applyStatus } from './statuses';
+
+export { applyContactChange, applyConversationUpdate, applyEcho, applyEdit, applyInbound, applyPreferences, applyReaction, applyRevoke, applyStatus };
+
+export interface ContactEffectsDeps {
+  db: Db;
+  log: Logger;
+}
+
+export type ContactEffects = Pick<
+  FamilyEffects,
+  | 'applyInbound' | 'applyReaction' | 'applyEdit' | 'applyRevoke' | 'applyEcho' | 'applyStatus' | 'applyContactChange' | 'applyPreferences'
+  | 'applyConversationUpdate'
+>;
+
+/**
+ * Effects of the contact, conversation and message families. Each family applies in one
+ * transaction, and every write is an upsert keyed by provider ids, a monotonic merge or a
+ * recomputation from stored history, so retries, replays and out-of-order deliveries converge
+ * on the same rows. Logs carry ids only: phone numbers, user ids, names and message content
+ * are personal data.
+ */
+export function createContactEffects(deps: ContactEffectsDeps): ContactEffects {
+  const { db, log } = deps;
+  const inTx =
+    <E>(apply: (tx: DbOrTx, workspaceId: string, ev: E, log?: Logger) => Promise<void>) =>
+    (workspaceId: string, ev: E): Promise<void> =>
+      db.transaction((tx) => apply(tx, workspaceId, ev, log));
+  return {
+    applyInbound: inTx(applyInbound),
+    applyReaction: inTx(applyReaction),
+    applyEdit: inTx(applyEdit),
+    applyRevoke: inTx(applyRevoke),
+    applyEcho: inTx(applyEcho),
+    applyStatus: inTx(applyStatus),
+    applyContactChange: inTx(applyContactChange),
+    applyPreferences: inTx(applyPreferences),
+    applyConversationUpdate: inTx(applyConversationUpdate),
+  };
+}

@@ -1,0 +1,8 @@
+/**
+ * The workflow bundle's entry (`WORKFLOWS_PATH`, `@mos/workflows/workflows`): every workflow
+ * the worker registers. Only workflow-safe code is reachable from here: the workflows, their
+ * contracts, and activities as types.
+ */
+export { processWebhookEvent } from './webhook-processing/workflow';
+export { templateSync, templateSyncAll } from './template-sync/workflow';
+export { retentionPurge, retentionSweep } from './retention/workflow';
