@@ -12,9 +12,9 @@ describe('CI entry point', () => {
     expect(readFileSync(new URL('README.md', root), 'utf8')).toContain('./infra/test.sh');
   });
 
-  it('infra/test.sh typechecks, lints, migrates and runs every test, failing on any error', () => {
+  it('infra/test.sh typechecks, lints, checks formatting, migrates and runs every test, failing on any error', () => {
     const sh = readFileSync(new URL('infra/test.sh', root), 'utf8');
     expect(sh).toContain('set -euo pipefail');
-    for (const step of ['pnpm -s typecheck', 'pnpm -s lint', 'pnpm -s db:migrate', 'pnpm -s test']) expect(sh).toContain(step);
+    for (const step of ['pnpm -s typecheck', 'pnpm -s lint', 'pnpm -s format:check', 'pnpm -s db:migrate', 'pnpm -s test']) expect(sh).toContain(step);
   });
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every check: typecheck, lint and all tests against real PostgreSQL and Temporal
+# Runs every check: typecheck, lint, formatting and all tests against real PostgreSQL and Temporal
 # servers. Starts throwaway servers on free ports unless DATABASE_URL / TEMPORAL_ADDRESS
 # are given. Exits non-zero on any failure.
 set -euo pipefail
@@ -35,6 +35,7 @@ export TEMPORAL_CLI="$(command -v temporal)"
 
 log "typecheck"; pnpm -s typecheck
 log "lint"; pnpm -s lint
+log "format"; pnpm -s format:check
 log "migrations"; pnpm -s db:migrate
 log "tests"; pnpm -s test
 log "all checks passed"
