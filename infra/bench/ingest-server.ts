@@ -43,7 +43,14 @@ function bare() {
         const target = await resolver.resolve();
         if (!target) return send(503, { error: 'provider_ingress_not_configured' });
         const out = await ingestProviderWebhook(deps, target, {
-          source: 'messaging', rawBody: Buffer.concat(chunks), headers: req.headers, query: {}, requestId: newId('request'), receivedAt: deps.clock.now(), startedAt, maxBodyBytes: deps.env.WEBHOOK_BODY_LIMIT_BYTES,
+          source: 'messaging',
+          rawBody: Buffer.concat(chunks),
+          headers: req.headers,
+          query: {},
+          requestId: newId('request'),
+          receivedAt: deps.clock.now(),
+          startedAt,
+          maxBodyBytes: deps.env.WEBHOOK_BODY_LIMIT_BYTES,
         });
         send(200, out.body);
       } catch {

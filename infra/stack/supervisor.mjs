@@ -11,7 +11,14 @@ import { appendFileSync, closeSync, openSync, renameSync, rmSync, writeFileSync 
 import { constants } from 'node:os';
 import { join } from 'node:path';
 
-const OPTIONS = { '--log-dir': 'logDir', '--pid-file': 'pidFile', '--backoff-ms': 'backoffMs', '--max-backoff-ms': 'maxBackoffMs', '--stable-ms': 'stableMs', '--stop-timeout-ms': 'stopTimeoutMs' };
+const OPTIONS = {
+  '--log-dir': 'logDir',
+  '--pid-file': 'pidFile',
+  '--backoff-ms': 'backoffMs',
+  '--max-backoff-ms': 'maxBackoffMs',
+  '--stable-ms': 'stableMs',
+  '--stop-timeout-ms': 'stopTimeoutMs',
+};
 const opts = { logDir: null, pidFile: null, backoffMs: 1000, maxBackoffMs: 30_000, stableMs: 60_000, stopTimeoutMs: 15_000 };
 const argv = process.argv.slice(2);
 let i = 0;
@@ -110,10 +117,11 @@ function stop(signal) {
     p.child?.kill('SIGTERM');
   }
   setTimeout(() => {
-    for (const p of procs) if (p.child) {
-      say(`${p.name} did not stop within ${seconds(opts.stopTimeoutMs)}: killing it`);
-      killGroup(p.child.pid, 'SIGKILL');
-    }
+    for (const p of procs)
+      if (p.child) {
+        say(`${p.name} did not stop within ${seconds(opts.stopTimeoutMs)}: killing it`);
+        killGroup(p.child.pid, 'SIGKILL');
+      }
   }, opts.stopTimeoutMs).unref();
   finishIfDone();
 }

@@ -24,14 +24,17 @@ function specifiers(source: string): string[] {
 }
 
 describe('the workflow contract', () => {
-  const files = contractFiles(SRC).map((f) => relative(SRC, f)).sort();
+  const files = contractFiles(SRC)
+    .map((f) => relative(SRC, f))
+    .sort();
 
   it('has one contract per feature and the root one', () => {
     expect(files).toEqual(['contract.ts', 'retention/contract.ts', 'template-sync/contract.ts', 'webhook-processing/contract.ts']);
   });
 
   it.each(files)('%s imports nothing but @temporalio/common (and the feature contracts, from the root)', (file) => {
-    const allowed = file === 'contract.ts' ? ['@temporalio/common', ...files.filter((f) => f !== file).map((f) => `./${f.replace(/\.ts$/, '')}`)] : ['@temporalio/common'];
+    const allowed =
+      file === 'contract.ts' ? ['@temporalio/common', ...files.filter((f) => f !== file).map((f) => `./${f.replace(/\.ts$/, '')}`)] : ['@temporalio/common'];
     for (const spec of specifiers(readFileSync(join(SRC, file), 'utf8'))) expect(allowed, `${file} imports ${spec}`).toContain(spec);
   });
 

@@ -12,18 +12,25 @@ import { WORKFLOWS_PATH } from './index';
  * deploy: use `patched()` instead.
  */
 const DIR = new URL('./__histories__/', import.meta.url);
-const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('recorded workflow histories replay', () => {
   it('has recorded histories of every workflow: success, failure and a worker restart', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         // processWebhookEvent
-        'processed-inbound-text.json', 'failed-invalid-json.json', 'processed-after-worker-restart.json',
+        'processed-inbound-text.json',
+        'failed-invalid-json.json',
+        'processed-after-worker-restart.json',
         // retentionPurge, retentionSweep
-        'retention-purge-batches.json', 'retention-sweep.json',
+        'retention-purge-batches.json',
+        'retention-sweep.json',
         // templateSync (paging; a rejected page), templateSyncAll (one child failing)
-        'template-sync-paged.json', 'template-sync-provider-rejected.json', 'template-sync-all.json',
+        'template-sync-paged.json',
+        'template-sync-provider-rejected.json',
+        'template-sync-all.json',
       ]),
     );
   });

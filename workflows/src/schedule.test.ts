@@ -21,7 +21,11 @@ describe('ensureSchedule', () => {
     client = new Client({ connection, namespace: 'default' });
   });
   afterAll(async () => {
-    for (const id of created) await client.schedule.getHandle(id).delete().catch(() => {});
+    for (const id of created)
+      await client.schedule
+        .getHandle(id)
+        .delete()
+        .catch(() => {});
     await connection?.close();
   });
 
@@ -58,9 +62,16 @@ describe('ensureSchedule', () => {
 
   it('keeps the policies when none are given, and keeps a pause', async () => {
     const scheduleId = newId();
-    await ensureSchedule(client, { scheduleId, spec: { calendars: [{ hour: 2, minute: 47 }] }, action: action('retentionSweep'), policies: { catchupWindow: '1 hour' } });
+    await ensureSchedule(client, {
+      scheduleId,
+      spec: { calendars: [{ hour: 2, minute: 47 }] },
+      action: action('retentionSweep'),
+      policies: { catchupWindow: '1 hour' },
+    });
     await client.schedule.getHandle(scheduleId).pause('operator paused it');
-    expect(await ensureSchedule(client, { scheduleId, spec: { calendars: [{ hour: 1, minute: 0 }] }, action: action('retentionSweep') })).toEqual({ created: false });
+    expect(await ensureSchedule(client, { scheduleId, spec: { calendars: [{ hour: 1, minute: 0 }] }, action: action('retentionSweep') })).toEqual({
+      created: false,
+    });
     const after = await client.schedule.getHandle(scheduleId).describe();
     expect(after.spec.calendars?.[0]).toMatchObject({ hour: [{ start: 1 }] });
     expect(after.policies.catchupWindow).toBe(3_600_000);

@@ -44,7 +44,12 @@ export const envSchema = z.object({
   /** Provider webhook guard: requests per second per source (fixed 1 s window); see docs/webhooks.md. */
   WEBHOOK_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(10_000),
   /** Largest provider webhook body accepted; larger ones get 413 and are counted. */
-  WEBHOOK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  WEBHOOK_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   /** How long the ingress caches the ingress workspace and its signing secret (0 = no cache). */
   WEBHOOK_INGRESS_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
   /** Login throttling, per process: failed sign-ins allowed per account (email) and per client address in each window. */

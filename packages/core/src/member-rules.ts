@@ -1,9 +1,7 @@
 import type { ActorRole, Role } from './roles';
 
 export type MemberChange =
-  | { kind: 'add'; newRole: Role }
-  | { kind: 'setRole'; targetRole: Role; newRole: Role; self: boolean }
-  | { kind: 'remove'; targetRole: Role; self: boolean };
+  { kind: 'add'; newRole: Role } | { kind: 'setRole'; targetRole: Role; newRole: Role; self: boolean } | { kind: 'remove'; targetRole: Role; self: boolean };
 
 export type MemberChangeVerdict = { ok: true } | { ok: false; reason: string };
 

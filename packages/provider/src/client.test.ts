@@ -49,7 +49,13 @@ describe('provider client against the simulator', () => {
     await client.createTemplate(auth, template('dup_check', 'it'));
     const err = await rejectionOf(client.createTemplate(auth, template('dup_check', 'it')));
     expect(err).toMatchObject({ status: 400, retryable: false });
-    expect(err.error).toMatchObject({ code: 100, error_subcode: 2388024, type: 'OAuthException', error_user_msg: expect.any(String), fbtrace_id: expect.any(String) });
+    expect(err.error).toMatchObject({
+      code: 100,
+      error_subcode: 2388024,
+      type: 'OAuthException',
+      error_user_msg: expect.any(String),
+      fbtrace_id: expect.any(String),
+    });
     // Another language of the same name is a different template.
     await expect(client.createTemplate(auth, template('dup_check', 'en_US'))).resolves.toMatchObject({ status: 'PENDING' });
   });
@@ -88,7 +94,13 @@ describe('provider client against the simulator', () => {
     const all = await client.listAllTemplates(auth, 4);
     expect(all).toHaveLength(total);
     expect(new Set(all.map((t) => t.id)).size).toBe(total);
-    expect(all[0]).toMatchObject({ name: expect.any(String), language: expect.any(String), status: 'PENDING', category: 'UTILITY', components: expect.any(Array) });
+    expect(all[0]).toMatchObject({
+      name: expect.any(String),
+      language: expect.any(String),
+      status: 'PENDING',
+      category: 'UTILITY',
+      components: expect.any(Array),
+    });
   });
 
   it('sends a text message and returns a wamid', async () => {
@@ -99,7 +111,11 @@ describe('provider client against the simulator', () => {
 
   it('a template send needs an APPROVED template in that language (132001 otherwise)', async () => {
     const { id } = await client.createTemplate(auth, template('send_me'));
-    const send = () => client.sendMessage({ phoneNumberId: PHONE, accessToken: TOKEN }, { to: '393331234567', type: 'template', template: { name: 'send_me', language: { code: 'en_US' } } });
+    const send = () =>
+      client.sendMessage(
+        { phoneNumberId: PHONE, accessToken: TOKEN },
+        { to: '393331234567', type: 'template', template: { name: 'send_me', language: { code: 'en_US' } } },
+      );
     expect((await rejectionOf(send())).error).toMatchObject({ code: 132001 });
     await sim.review(id, 'APPROVED');
     await expect(send()).resolves.toMatchObject({ messages: [{ id: expect.stringMatching(/^wamid\./) }] });
@@ -138,7 +154,13 @@ describe('provider client transport failures', () => {
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', () => r()));
     url = `http://127.0.0.1:${(hang.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((r) => { hang.closeAllConnections(); hang.close(() => r()); }));
+  afterAll(
+    () =>
+      new Promise<void>((r) => {
+        hang.closeAllConnections();
+        hang.close(() => r());
+      }),
+  );
 
   it('a timeout is retryable with no status', async () => {
     const client = createProviderClient({ baseUrl: url, apiVersion: 'v23.0', timeoutMs: 200 });

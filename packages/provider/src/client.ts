@@ -66,7 +66,11 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     if (!res.ok) {
       const parsed = providerErrorBodySchema.safeParse(json);
       const errBody = parsed.success ? parsed.data.error : null;
-      throw new ProviderError(errBody?.message ?? `provider answered ${res.status}`, { status: res.status, retryable: isRetryableStatus(res.status), error: errBody });
+      throw new ProviderError(errBody?.message ?? `provider answered ${res.status}`, {
+        status: res.status,
+        retryable: isRetryableStatus(res.status),
+        error: errBody,
+      });
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -100,7 +104,11 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     },
     editTemplate: (auth, templateId, body) => call('POST', seg(templateId), auth.accessToken, editTemplateResponseSchema, body),
     sendMessage: (auth, body) =>
-      call('POST', `${seg(auth.phoneNumberId)}/messages`, auth.accessToken, sendMessageResponseSchema, { messaging_product: 'whatsapp', recipient_type: 'individual', ...body }),
+      call('POST', `${seg(auth.phoneNumberId)}/messages`, auth.accessToken, sendMessageResponseSchema, {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        ...body,
+      }),
   };
   return client;
 }

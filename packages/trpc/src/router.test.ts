@@ -27,8 +27,21 @@ describe('the router', () => {
   it('names each feature router after the spec resource', () => {
     expect(Object.keys(appRouter._def.record).sort()).toEqual(
       [
-        'account', 'apiKeys', 'assistant', 'auditLogs', 'auth', 'contacts', 'members', 'runtime', 'secrets', 'syncedTemplates', 'templates',
-        'webhookDeliveries', 'webhookRejections', 'webhooks', 'workspace',
+        'account',
+        'apiKeys',
+        'assistant',
+        'auditLogs',
+        'auth',
+        'contacts',
+        'members',
+        'runtime',
+        'secrets',
+        'syncedTemplates',
+        'templates',
+        'webhookDeliveries',
+        'webhookRejections',
+        'webhooks',
+        'workspace',
       ].sort(),
     );
   });

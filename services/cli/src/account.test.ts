@@ -12,7 +12,7 @@ import { runCli } from './testing';
  * phone_number_quality_update_throughput_upgrade.json (D/webhooks/reference/phone_number_quality_update),
  * account_update_account_violation.json and account_update_account_deleted.json (D/webhooks/reference/account_update).
  */
-describe('mos account (what the provider said about a workspace\'s account and numbers)', () => {
+describe("mos account (what the provider said about a workspace's account and numbers)", () => {
   let tdb: TestDatabase;
   const dataDir = mkdtempSync(join(tmpdir(), 'mos-cli-account-'));
   const mos = (args: string[]) => runCli(args, { DATABASE_URL: tdb.url, MOS_DATA_DIR: dataDir, MOS_ENV: 'development' });
@@ -34,28 +34,71 @@ describe('mos account (what the provider said about a workspace\'s account and n
     const alpha = await boot('alpha');
     const beta = await boot('beta');
     const now = new Date();
-    await recordAccountEvent(tdb.db, alpha, {
-      ...scope, field: 'account_update', event: 'ACCOUNT_VIOLATION', occurredAt: at(1743451903), summary: 'Account update ACCOUNT_VIOLATION: ADULT.', errors: [],
-      value: { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'ADULT' } },
-    }, now);
-    await recordAccountEvent(tdb.db, alpha, {
-      ...scope, displayPhoneNumber: '15550783881', field: 'phone_number_quality_update', event: 'THROUGHPUT_UPGRADE', occurredAt: at(1748454394),
-      summary: 'Phone number quality update THROUGHPUT_UPGRADE: messaging limit TIER_UNLIMITED, throughput HIGH.', errors: [],
-      value: { display_phone_number: '15550783881', event: 'THROUGHPUT_UPGRADE', current_limit: 'TIER_UNLIMITED' },
-    }, now);
-    await applyChannelLimitChange(tdb.db, alpha, {
-      scope: 'phone_number', ...scope, displayPhoneNumber: '15550783881', field: 'phone_number_quality_update', event: 'THROUGHPUT_UPGRADE',
-      occurredAt: at(1748454394), stated: { messagingLimitTier: 'TIER_UNLIMITED', throughputLevel: 'HIGH', qualityEvent: 'THROUGHPUT_UPGRADE' },
-    }, now);
-    await recordAccountEvent(tdb.db, beta, {
-      ...scope, field: 'account_update', event: 'ACCOUNT_DELETED', occurredAt: at(1743451903), summary: 'Account update ACCOUNT_DELETED.', errors: [], value: { event: 'ACCOUNT_DELETED' },
-    }, now);
+    await recordAccountEvent(
+      tdb.db,
+      alpha,
+      {
+        ...scope,
+        field: 'account_update',
+        event: 'ACCOUNT_VIOLATION',
+        occurredAt: at(1743451903),
+        summary: 'Account update ACCOUNT_VIOLATION: ADULT.',
+        errors: [],
+        value: { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'ADULT' } },
+      },
+      now,
+    );
+    await recordAccountEvent(
+      tdb.db,
+      alpha,
+      {
+        ...scope,
+        displayPhoneNumber: '15550783881',
+        field: 'phone_number_quality_update',
+        event: 'THROUGHPUT_UPGRADE',
+        occurredAt: at(1748454394),
+        summary: 'Phone number quality update THROUGHPUT_UPGRADE: messaging limit TIER_UNLIMITED, throughput HIGH.',
+        errors: [],
+        value: { display_phone_number: '15550783881', event: 'THROUGHPUT_UPGRADE', current_limit: 'TIER_UNLIMITED' },
+      },
+      now,
+    );
+    await applyChannelLimitChange(
+      tdb.db,
+      alpha,
+      {
+        scope: 'phone_number',
+        ...scope,
+        displayPhoneNumber: '15550783881',
+        field: 'phone_number_quality_update',
+        event: 'THROUGHPUT_UPGRADE',
+        occurredAt: at(1748454394),
+        stated: { messagingLimitTier: 'TIER_UNLIMITED', throughputLevel: 'HIGH', qualityEvent: 'THROUGHPUT_UPGRADE' },
+      },
+      now,
+    );
+    await recordAccountEvent(
+      tdb.db,
+      beta,
+      {
+        ...scope,
+        field: 'account_update',
+        event: 'ACCOUNT_DELETED',
+        occurredAt: at(1743451903),
+        summary: 'Account update ACCOUNT_DELETED.',
+        errors: [],
+        value: { event: 'ACCOUNT_DELETED' },
+      },
+      now,
+    );
 
     const events = await mos(['account', 'events', '--workspace', 'alpha', '--json']);
     expect(events.code, events.stderr).toBe(0);
     expect(events.json.accountEvents.map((e: { event: string }) => e.event)).toEqual(['THROUGHPUT_UPGRADE', 'ACCOUNT_VIOLATION']);
     const filtered = await mos(['account', 'events', '--workspace', 'alpha', '--field', 'account_update', '--json']);
-    expect(filtered.json.accountEvents).toEqual([expect.objectContaining({ event: 'ACCOUNT_VIOLATION', value: { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'ADULT' } } })]);
+    expect(filtered.json.accountEvents).toEqual([
+      expect.objectContaining({ event: 'ACCOUNT_VIOLATION', value: { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'ADULT' } } }),
+    ]);
     const paged = await mos(['account', 'events', '--workspace', 'alpha', '--limit', '1', '--offset', '1', '--json']);
     expect(paged.json.accountEvents.map((e: { event: string }) => e.event)).toEqual(['ACCOUNT_VIOLATION']);
 
@@ -64,11 +107,17 @@ describe('mos account (what the provider said about a workspace\'s account and n
       '2025-05-28T17:46:34.000Z  phone_number_quality_update  THROUGHPUT_UPGRADE  Phone number quality update THROUGHPUT_UPGRADE: messaging limit TIER_UNLIMITED, throughput HIGH.',
       '2025-03-31T20:11:43.000Z  account_update  ACCOUNT_VIOLATION  Account update ACCOUNT_VIOLATION: ADULT.',
     ]);
-    expect((await mos(['account', 'events', '--workspace', 'beta', '--json'])).json.accountEvents.map((e: { event: string }) => e.event)).toEqual(['ACCOUNT_DELETED']);
+    expect((await mos(['account', 'events', '--workspace', 'beta', '--json'])).json.accountEvents.map((e: { event: string }) => e.event)).toEqual([
+      'ACCOUNT_DELETED',
+    ]);
 
     const limits = await mos(['account', 'limits', '--workspace', 'alpha', '--json']);
-    expect(limits.json.channelLimits).toEqual([expect.objectContaining({ scope: 'phone_number', displayPhoneNumber: '15550783881', messagingLimitTier: 'TIER_UNLIMITED' })]);
-    expect((await mos(['account', 'limits', '--workspace', 'alpha'])).stdout).toContain('number 15550783881: tier TIER_UNLIMITED, throughput HIGH, quality THROUGHPUT_UPGRADE');
+    expect(limits.json.channelLimits).toEqual([
+      expect.objectContaining({ scope: 'phone_number', displayPhoneNumber: '15550783881', messagingLimitTier: 'TIER_UNLIMITED' }),
+    ]);
+    expect((await mos(['account', 'limits', '--workspace', 'alpha'])).stdout).toContain(
+      'number 15550783881: tier TIER_UNLIMITED, throughput HIGH, quality THROUGHPUT_UPGRADE',
+    );
     expect((await mos(['account', 'limits', '--workspace', 'beta'])).stdout.trim()).toBe('(no limits recorded)');
   }, 90_000);
 
@@ -85,11 +134,22 @@ describe('mos account (what the provider said about a workspace\'s account and n
     expect((await mos(['account', 'events'])).code).toBe(2);
   }, 60_000);
 
-  it('a stored value cannot drive the admin\'s terminal: control characters are shown escaped', async () => {
+  it("a stored value cannot drive the admin's terminal: control characters are shown escaped", async () => {
     const boot = await mos(['bootstrap', '--workspace', 'gamma', '--email', 'o@gamma.test', '--password', 'a-long-password-1', '--json']);
-    await recordAccountEvent(tdb.db, boot.json.workspace.id, {
-      ...scope, field: 'account_update', event: 'EVIL\u001b]0;pwned\u0007', occurredAt: at(1743451903), summary: 'Account update.', errors: [], value: {},
-    }, new Date());
+    await recordAccountEvent(
+      tdb.db,
+      boot.json.workspace.id,
+      {
+        ...scope,
+        field: 'account_update',
+        event: 'EVIL\u001b]0;pwned\u0007',
+        occurredAt: at(1743451903),
+        summary: 'Account update.',
+        errors: [],
+        value: {},
+      },
+      new Date(),
+    );
     const out = (await mos(['account', 'events', '--workspace', 'gamma'])).stdout;
     expect(out).toContain('EVIL\\u001b]0;pwned\\u0007');
     expect(out.includes('\u001b') || out.includes('\u0007')).toBe(false);

@@ -20,7 +20,21 @@ describe('mos CLI', () => {
   afterAll(async () => tdb?.drop());
 
   it('bootstrap creates a workspace and owner, and is idempotent', async () => {
-    const args = ['bootstrap', '--workspace', 'acme', '--email', 'Owner@Acme.test', '--password', 'a-long-password-1', '--waba-id', '102290129340398', '--phone-number-id', '106540352242922', '--provider-ingress', '--json'];
+    const args = [
+      'bootstrap',
+      '--workspace',
+      'acme',
+      '--email',
+      'Owner@Acme.test',
+      '--password',
+      'a-long-password-1',
+      '--waba-id',
+      '102290129340398',
+      '--phone-number-id',
+      '106540352242922',
+      '--provider-ingress',
+      '--json',
+    ];
     const first = await mos(args);
     expect(first.code, first.stderr).toBe(0);
     expect(first.json).toEqual({
@@ -33,15 +47,32 @@ describe('mos CLI', () => {
   }, 60_000);
 
   it('manages members, and removing one revokes its sessions', async () => {
-    const add = await mos(['members', 'add', '--workspace', 'acme', '--email', 'dev@acme.test', '--password', '-', '--role', 'developer', '--json'], 'dev-password-long\n');
+    const add = await mos(
+      ['members', 'add', '--workspace', 'acme', '--email', 'dev@acme.test', '--password', '-', '--role', 'developer', '--json'],
+      'dev-password-long\n',
+    );
     expect(add.code, add.stderr).toBe(0);
     expect(add.json.member).toMatchObject({ email: 'dev@acme.test', role: 'developer' });
-    const dup = await mos(['members', 'add', '--workspace', 'acme', '--email', 'dev@acme.test', '--password', 'dev-password-long', '--role', 'viewer', '--json']);
+    const dup = await mos([
+      'members',
+      'add',
+      '--workspace',
+      'acme',
+      '--email',
+      'dev@acme.test',
+      '--password',
+      'dev-password-long',
+      '--role',
+      'viewer',
+      '--json',
+    ]);
     expect(dup.code).toBe(1);
     expect(JSON.parse(dup.stderr)).toMatchObject({ error: 'conflict' });
 
     const workspace = (await tdb.db.query.workspaces.findFirst())!;
-    await tdb.db.insert(sessions).values({ id: 'ses_cli', workspaceId: workspace.id, memberId: add.json.member.id, tokenHash: sha256Hex('t'), lastSeenAt: new Date() });
+    await tdb.db
+      .insert(sessions)
+      .values({ id: 'ses_cli', workspaceId: workspace.id, memberId: add.json.member.id, tokenHash: sha256Hex('t'), lastSeenAt: new Date() });
     const list = await mos(['members', 'list', '--workspace', 'acme', '--json']);
     expect(list.json.members.map((m: { email: string }) => m.email).sort()).toEqual(['dev@acme.test', 'owner@acme.test']);
     const removed = await mos(['members', 'remove', '--workspace', 'acme', '--email', 'dev@acme.test', '--json']);

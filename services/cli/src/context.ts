@@ -15,7 +15,8 @@ export async function openContext(): Promise<CliContext> {
   const env = loadEnv({ LOG_LEVEL: 'silent', ...source });
   await runMigrations(env.DATABASE_URL).catch((err: NodeJS.ErrnoException) => {
     // A stack.env left behind by an up.sh that was killed points at a stopped database.
-    if (stackFile && err.code === 'ECONNREFUSED') throw new Error(`cannot reach the local stack's database (from ${stackFile}): is ./infra/up.sh still running?`);
+    if (stackFile && err.code === 'ECONNREFUSED')
+      throw new Error(`cannot reach the local stack's database (from ${stackFile}): is ./infra/up.sh still running?`);
     throw err;
   });
   return createAppDeps(env, 'cli');
@@ -30,7 +31,9 @@ export async function scopeForSlug(deps: AppDeps, slug: string): Promise<Scope> 
 export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** `-` means "read the value from stdin", so secrets stay out of shell history and ps. */

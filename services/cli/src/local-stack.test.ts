@@ -25,7 +25,9 @@ describe('mos CLI next to a running local stack', () => {
   });
 
   it('uses the connection up.sh recorded under .data/ when DATABASE_URL is unset', async () => {
-    const boot = await mos(['bootstrap', '--workspace', 'dev', '--email', 'admin@mos.test', '--password', 'a-long-password-1', '--json'], { MOS_DATA_DIR: dataDir });
+    const boot = await mos(['bootstrap', '--workspace', 'dev', '--email', 'admin@mos.test', '--password', 'a-long-password-1', '--json'], {
+      MOS_DATA_DIR: dataDir,
+    });
     expect(boot.code, boot.stderr).toBe(0);
     const list = await mos(['members', 'list', '--workspace', 'dev', '--json'], { MOS_DATA_DIR: dataDir });
     expect(list.code, list.stderr).toBe(0);

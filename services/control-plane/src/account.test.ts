@@ -31,8 +31,13 @@ describe('account.events / account.limits (tRPC; REST is GET /internal/account-*
     const all = (await c.account.events()).accountEvents;
     expect(all.map((e) => e.event)).toEqual(['PIN_RESET_REQUEST', 'THROUGHPUT_UPGRADE', 'ACCOUNT_VIOLATION']);
     expect(all[0]).toMatchObject({
-      id: expect.stringMatching(/^acv_/), field: 'security', occurredAt: '2025-06-01T20:57:53.000Z', accountId: WABA, displayPhoneNumber: '15550783881',
-      value: { requester: '61555822107539' }, errors: [],
+      id: expect.stringMatching(/^acv_/),
+      field: 'security',
+      occurredAt: '2025-06-01T20:57:53.000Z',
+      accountId: WABA,
+      displayPhoneNumber: '15550783881',
+      value: { requester: '61555822107539' },
+      errors: [],
     });
     expect((await c.account.events({ limit: 1, offset: 1 })).accountEvents.map((e) => e.event)).toEqual(['THROUGHPUT_UPGRADE']);
     expect((await c.account.events({ field: 'account_update' })).accountEvents.map((e) => e.event)).toEqual(['ACCOUNT_VIOLATION']);
@@ -51,8 +56,14 @@ describe('account.events / account.limits (tRPC; REST is GET /internal/account-*
     const { channelLimits } = await (await as(viewer)).account.limits();
     expect(channelLimits).toEqual([
       expect.objectContaining({
-        scope: 'phone_number', displayPhoneNumber: '15550783881', messagingLimitTier: 'TIER_UNLIMITED', maxDailyConversations: -1, throughputLevel: 'HIGH',
-        qualityEvent: 'THROUGHPUT_UPGRADE', lastEvent: 'THROUGHPUT_UPGRADE', lastEventAt: '2025-05-28T17:46:34.000Z',
+        scope: 'phone_number',
+        displayPhoneNumber: '15550783881',
+        messagingLimitTier: 'TIER_UNLIMITED',
+        maxDailyConversations: -1,
+        throughputLevel: 'HIGH',
+        qualityEvent: 'THROUGHPUT_UPGRADE',
+        lastEvent: 'THROUGHPUT_UPGRADE',
+        lastEventAt: '2025-05-28T17:46:34.000Z',
       }),
     ]);
   });

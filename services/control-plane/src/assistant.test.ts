@@ -33,7 +33,9 @@ async function fakeChat(): Promise<{ url: string; seen: Seen[]; failNext: () => 
       }
       const prompt = body.messages.map((m: { content: string }) => m.content).join('\n');
       const cited = /\[contact (ctr_\w+)/.exec(prompt)?.[1] ?? 'nothing';
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: `See ${cited}.` } }] }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: `See ${cited}.` } }] }));
     });
   });
   server.listen(0, '127.0.0.1');
@@ -78,9 +80,16 @@ describe('POST /api/ai-assistant', () => {
     await seed(b, '393339998877', 'Giulia Bianchi', 'I want a colour swatch refund for the color mismatch', 'wamid.b1');
     await seed(b, '447700900111', 'Tommaso', 'rimborso colore another color refund', 'wamid.b2');
 
-    for (const [op, key] of [[a, 'sk-a'], [b, 'sk-b']] as const) {
+    for (const [op, key] of [
+      [a, 'sk-a'],
+      [b, 'sk-b'],
+    ] as const) {
       expect((await jsonRequest(`${cp.url}/api/secrets/llm-api-key`, { method: 'PUT', headers: bearer(op.token), body: { value: key } })).status).toBe(200);
-      const set = await jsonRequest(`${cp.url}/api/workspace`, { method: 'PATCH', headers: bearer(op.token), body: { llmBaseUrl: chat.url, llmModel: 'test-model' } });
+      const set = await jsonRequest(`${cp.url}/api/workspace`, {
+        method: 'PATCH',
+        headers: bearer(op.token),
+        body: { llmBaseUrl: chat.url, llmModel: 'test-model' },
+      });
       expect(set).toMatchObject({ status: 200, body: { workspace: { llmBaseUrl: chat.url, llmModel: 'test-model' } } });
     }
   });
@@ -90,7 +99,8 @@ describe('POST /api/ai-assistant', () => {
     await tdb?.drop();
   });
 
-  const ask = (op: SeededOperator | null, body: unknown) => jsonRequest(`${cp.url}/api/ai-assistant`, { method: 'POST', headers: op ? bearer(op.token) : {}, body });
+  const ask = (op: SeededOperator | null, body: unknown) =>
+    jsonRequest(`${cp.url}/api/ai-assistant`, { method: 'POST', headers: op ? bearer(op.token) : {}, body });
 
   it('401 without a session; 400 invalid_request for a missing, empty or too long question', async () => {
     expect(await ask(null, { question: 'hi' })).toMatchObject({ status: 401, body: { error: 'unauthenticated' } });

@@ -19,17 +19,39 @@ const HIDDEN: ContactIdentity = { waId: null, userId: 'user.93737...', profileNa
 const MESSAGE_ID = 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=';
 
 const inbound: InboundMessageEvent = {
-  ...SCOPE, family: 'message.inbound', providerMessageId: MESSAGE_ID, contact: HIDDEN, sentAt: new Date(1749416383 * 1000).toISOString(), type: 'text',
-  content: { kind: 'text', body: 'Does it come in another color?' }, text: 'Does it come in another color?', context: null, referral: null, errors: [], optKeyword: null,
+  ...SCOPE,
+  family: 'message.inbound',
+  providerMessageId: MESSAGE_ID,
+  contact: HIDDEN,
+  sentAt: new Date(1749416383 * 1000).toISOString(),
+  type: 'text',
+  content: { kind: 'text', body: 'Does it come in another color?' },
+  text: 'Does it come in another color?',
+  context: null,
+  referral: null,
+  errors: [],
+  optKeyword: null,
 };
 /** D/webhooks/reference/messages/edit (messages_edit_coexistence.json), applied to the message above. */
 const edited: MessageEditedEvent = {
-  ...SCOPE, family: 'message.edited', providerMessageId: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQUFERjg0NDEzNDdFODU3MUMxMAA=', originalMessageId: MESSAGE_ID,
-  contact: HIDDEN, editedAt: new Date(1749416383 * 1000 + 60_000).toISOString(), type: 'text', content: { kind: 'text', body: 'Does it come in blue?' }, text: 'Does it come in blue?',
+  ...SCOPE,
+  family: 'message.edited',
+  providerMessageId: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQUFERjg0NDEzNDdFODU3MUMxMAA=',
+  originalMessageId: MESSAGE_ID,
+  contact: HIDDEN,
+  editedAt: new Date(1749416383 * 1000 + 60_000).toISOString(),
+  type: 'text',
+  content: { kind: 'text', body: 'Does it come in blue?' },
+  text: 'Does it come in blue?',
 };
 /** D/webhooks/reference/messages/reaction (messages_reaction.json), reacting to the message above. */
 const reacted: MessageReactionEvent = {
-  ...SCOPE, family: 'message.reaction', providerMessageId: 'wamid.reaction-1', contact: HIDDEN, reactedToMessageId: MESSAGE_ID, emoji: '👍',
+  ...SCOPE,
+  family: 'message.reaction',
+  providerMessageId: 'wamid.reaction-1',
+  contact: HIDDEN,
+  reactedToMessageId: MESSAGE_ID,
+  emoji: '👍',
   occurredAt: new Date(1749419544 * 1000).toISOString(),
 };
 
@@ -66,15 +88,33 @@ describe('contacts known by user id only (hidden number)', () => {
   it('listed and fetched with phoneNumber null, the user id, username and country; searchable by username', async () => {
     const c = await as('developer');
     const { contacts } = await c.contacts.list({ search: 'realsheena' });
-    expect(contacts).toEqual([expect.objectContaining({ id: contactId, phoneNumber: null, providerUserId: 'user.93737...', username: '@realsheenanelson', countryCode: 'US', name: 'Sheena Nelson' })]);
+    expect(contacts).toEqual([
+      expect.objectContaining({
+        id: contactId,
+        phoneNumber: null,
+        providerUserId: 'user.93737...',
+        username: '@realsheenanelson',
+        countryCode: 'US',
+        name: 'Sheena Nelson',
+      }),
+    ]);
     const details = await c.contacts.get({ id: contactId });
     expect(details.recentMessages).toEqual([
-      expect.objectContaining({ body: 'Does it come in blue?', content: { kind: 'text', body: 'Does it come in blue?' }, editedAt: new Date(1749416383 * 1000 + 60_000).toISOString() }),
+      expect.objectContaining({
+        body: 'Does it come in blue?',
+        content: { kind: 'text', body: 'Does it come in blue?' },
+        editedAt: new Date(1749416383 * 1000 + 60_000).toISOString(),
+      }),
     ]);
     expect(details.recentMessages[0]!.reactions).toEqual([{ contactId, emoji: '👍', occurredAt: reacted.occurredAt }]);
     // The edit history (issue 9: edits keep history): the words as first received, then the edit.
     expect(details.recentMessages[0]!.versions).toEqual([
-      { kind: 'original', occurredAt: inbound.sentAt, content: { kind: 'text', body: 'Does it come in another color?' }, text: 'Does it come in another color?' },
+      {
+        kind: 'original',
+        occurredAt: inbound.sentAt,
+        content: { kind: 'text', body: 'Does it come in another color?' },
+        text: 'Does it come in another color?',
+      },
       { kind: 'edit', occurredAt: edited.editedAt, content: { kind: 'text', body: 'Does it come in blue?' }, text: 'Does it come in blue?' },
     ]);
   });
@@ -84,7 +124,10 @@ describe('contacts known by user id only (hidden number)', () => {
     const [listed] = (await c.contacts.list({})).contacts;
     expect(listed).toMatchObject({ phoneNumber: null, providerUserId: '[redacted]', username: '[redacted]', countryCode: 'US' });
     const details = await c.contacts.get({ id: contactId });
-    expect(details.recentMessages[0]).toMatchObject({ content: { kind: 'text', body: '[redacted]' }, reactions: [expect.objectContaining({ emoji: '[redacted]' })] });
+    expect(details.recentMessages[0]).toMatchObject({
+      content: { kind: 'text', body: '[redacted]' },
+      reactions: [expect.objectContaining({ emoji: '[redacted]' })],
+    });
     expect(details.recentMessages[0]!.versions).toEqual([
       { kind: 'original', occurredAt: inbound.sentAt, content: { kind: 'text', body: '[redacted]' }, text: '[redacted]' },
       { kind: 'edit', occurredAt: edited.editedAt, content: { kind: 'text', body: '[redacted]' }, text: '[redacted]' },
@@ -96,10 +139,15 @@ describe('contacts known by user id only (hidden number)', () => {
     const res = await jsonRequest(`${cp.url}/api/contacts/${contactId}/gdpr`, { headers: bearer(ops.admin.token) });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ version: 2, contact: { phoneNumber: null, providerUserId: 'user.93737...', username: '@realsheenanelson' } });
-    expect(res.body.messageVersions.map((v: { kind: string; text: string }) => [v.kind, v.text])).toEqual([['original', 'Does it come in another color?'], ['edit', 'Does it come in blue?']]);
+    expect(res.body.messageVersions.map((v: { kind: string; text: string }) => [v.kind, v.text])).toEqual([
+      ['original', 'Does it come in another color?'],
+      ['edit', 'Does it come in blue?'],
+    ]);
     expect(res.body.reactions).toEqual([expect.objectContaining({ emoji: '👍', reactedToMessageId: MESSAGE_ID })]);
     // Each message carries the reactions to it and its versions, taken from the contact's own lists.
-    expect(res.body.messages).toEqual([expect.objectContaining({ providerMessageId: MESSAGE_ID, reactions: [{ contactId, emoji: '👍', occurredAt: reacted.occurredAt }] })]);
+    expect(res.body.messages).toEqual([
+      expect.objectContaining({ providerMessageId: MESSAGE_ID, reactions: [{ contactId, emoji: '👍', occurredAt: reacted.occurredAt }] }),
+    ]);
     expect(res.body.messages[0].versions.map((v: { kind: string }) => v.kind)).toEqual(['original', 'edit']);
     expect(res.body.webhookEvents).toHaveLength(1);
   });

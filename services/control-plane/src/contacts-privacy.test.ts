@@ -13,7 +13,21 @@ const PHONE = '+16505551234';
 const OUTBOUND_ID = 'wamid.HBgLMTY1MDU1NTEyMzQVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA';
 const FIXTURES = ['inbound-text', 'inbound-image', 'inbound-button-reply', 'status-sent', 'status-delivered', 'status-read', 'status-failed-131047'];
 /** Every piece of personal data seeded for Sheena; none may survive erasure in her workspace. */
-const PERSONAL = ['16505551234', 'Sheena', 'Nelson', 'another color', 'damaged box', 'Yes, confirm', 'sheena@example.test', 'crm-4242', 'Your parcel', '1003383421387256', 'color', 'damaged', 'parcel'];
+const PERSONAL = [
+  '16505551234',
+  'Sheena',
+  'Nelson',
+  'another color',
+  'damaged box',
+  'Yes, confirm',
+  'sheena@example.test',
+  'crm-4242',
+  'Your parcel',
+  '1003383421387256',
+  'color',
+  'damaged',
+  'parcel',
+];
 
 describe('GDPR export and erasure (control plane)', () => {
   let tdb: TestDatabase;
@@ -39,12 +53,24 @@ describe('GDPR export and erasure (control plane)', () => {
     for (const name of FIXTURES) envelopeIds.push(await storeAndApply(tdb.db, ws, fixture(name), new Date((t += 1000))));
     sheena = await contactOf(ws, PHONE);
     const conv = await ensureConversation(tdb.db, ws, sheena.id);
-    await insertMessage(tdb.db, ws, { conversationId: conv.id, contactId: sheena.id, direction: 'outbound', providerMessageId: OUTBOUND_ID, type: 'text', body: 'Your parcel is on its way', sentAt: new Date('2025-06-18T16:23:19Z') });
+    await insertMessage(tdb.db, ws, {
+      conversationId: conv.id,
+      contactId: sheena.id,
+      direction: 'outbound',
+      providerMessageId: OUTBOUND_ID,
+      type: 'text',
+      body: 'Your parcel is on its way',
+      sentAt: new Date('2025-06-18T16:23:19Z'),
+    });
     const actor = (await authenticate(deps, ops.owner.token))!;
     const caller = createCaller({ deps, actor, requestId: 'test' });
     await caller.contacts.update({ id: sheena.id, email: 'sheena@example.test', externalReferenceId: 'crm-4242', locale: 'en_US' });
 
-    await storeAndApply(tdb.db, ws, inboundText({ id: 'wamid.marco-1', from: '393471234567', name: 'Marco Rossi', body: 'Vorrei un rimborso', at: '2025-06-18T17:00:00Z' }));
+    await storeAndApply(
+      tdb.db,
+      ws,
+      inboundText({ id: 'wamid.marco-1', from: '393471234567', name: 'Marco Rossi', body: 'Vorrei un rimborso', at: '2025-06-18T17:00:00Z' }),
+    );
     marco = await contactOf(ws, '+393471234567');
     // The same person writing to another workspace: that workspace's data is not ours to erase.
     for (const name of FIXTURES) await storeAndApply(tdb.db, otherOwner.workspaceId, fixture(name));
@@ -74,15 +100,25 @@ describe('GDPR export and erasure (control plane)', () => {
     expect(doc.version).toBe(2);
     expect(Date.parse(doc.exportedAt)).not.toBeNaN();
     expect(doc.contact).toMatchObject({
-      id: sheena.id, phoneNumber: PHONE, name: 'Sheena Nelson', profileName: 'Sheena Nelson', email: 'sheena@example.test',
-      externalReferenceId: 'crm-4242', locale: 'en_US', subscriberStatus: 'subscribed', anonymizedAt: null,
+      id: sheena.id,
+      phoneNumber: PHONE,
+      name: 'Sheena Nelson',
+      profileName: 'Sheena Nelson',
+      email: 'sheena@example.test',
+      externalReferenceId: 'crm-4242',
+      locale: 'en_US',
+      subscriberStatus: 'subscribed',
+      anonymizedAt: null,
     });
     expect(doc.conversations).toHaveLength(1);
     expect(doc.conversations[0].providerWindows).toEqual([
       expect.objectContaining({ providerConversationId: '6ceb9d929c8e10e4e7a8e7b2a2e04eb4', originType: 'utility', pricingModel: 'PMP', billable: true }),
     ]);
     expect(doc.messages.map((m: { type: string; direction: string }) => `${m.direction}:${m.type}`)).toEqual([
-      'inbound:text', 'inbound:image', 'inbound:interactive', 'outbound:text',
+      'inbound:text',
+      'inbound:image',
+      'inbound:interactive',
+      'outbound:text',
     ]);
     expect(doc.messages[1]).toMatchObject({ caption: 'Here is the damaged box', mediaId: '1003383421387256', mediaMimeType: 'image/jpeg' });
     expect(doc.messages[3]).toMatchObject({ status: 'read', errorCode: 131047 });
@@ -94,7 +130,11 @@ describe('GDPR export and erasure (control plane)', () => {
     expect(JSON.stringify(doc)).not.toMatch(/Marco|rimborso|393471234567/);
 
     const audit = await listAuditLogs(tdb.db, ops.owner.workspaceId, { limit: 10, action: 'gdpr.export' });
-    expect(audit[0]).toMatchObject({ targetId: sheena.id, actorId: ops.admin.memberId, details: { version: 2, messages: 4, deliveryHistory: 4, webhookEvents: 7 } });
+    expect(audit[0]).toMatchObject({
+      targetId: sheena.id,
+      actorId: ops.admin.memberId,
+      details: { version: 2, messages: 4, deliveryHistory: 4, webhookEvents: 7 },
+    });
   });
 
   it('tRPC twin contacts.gdprExport returns the same document shape', async () => {
@@ -170,7 +210,11 @@ describe('GDPR export and erasure (control plane)', () => {
     const again = await jsonRequest(url(sheena.id), { method: 'DELETE', headers: bearer(ops.admin.token) });
     expect(again).toMatchObject({ status: 200, body: { alreadyErased: true, erased: { webhookEvents: 0 } } });
 
-    await storeAndApply(tdb.db, ops.owner.workspaceId, inboundText({ id: 'wamid.back', from: '16505551234', name: 'S N', body: 'hi again', at: '2025-07-01T00:00:00Z' }));
+    await storeAndApply(
+      tdb.db,
+      ops.owner.workspaceId,
+      inboundText({ id: 'wamid.back', from: '16505551234', name: 'S N', body: 'hi again', at: '2025-07-01T00:00:00Z' }),
+    );
     const fresh = await contactOf(ops.owner.workspaceId, PHONE);
     expect(fresh.id).not.toBe(sheena.id);
   });

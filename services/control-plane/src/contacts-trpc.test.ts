@@ -26,11 +26,19 @@ describe('contacts.list / contacts.get / contacts.update (tRPC)', () => {
     other = await seedOperator(deps, { role: 'owner' });
     clock.set(new Date('2025-06-18T18:00:00Z'));
     for (const name of ['inbound-text', 'inbound-image', 'status-sent']) await storeAndApply(tdb.db, owner.workspaceId, fixture(name));
-    const people = [['393331110001', 'Marco Rossi'], ['393331110002', 'Giulia Bianchi'], ['447700900003', 'Oliver Smith']] as const;
+    const people = [
+      ['393331110001', 'Marco Rossi'],
+      ['393331110002', 'Giulia Bianchi'],
+      ['447700900003', 'Oliver Smith'],
+    ] as const;
     for (const [i, [from, name]] of people.entries()) {
       await storeAndApply(tdb.db, owner.workspaceId, inboundText({ id: `wamid.p${i}`, from, name, body: `hello ${i}`, at: `2025-06-18T1${i}:00:00Z` }));
     }
-    await storeAndApply(tdb.db, other.workspaceId, inboundText({ id: 'wamid.x', from: '393331110009', name: 'Marco Elsewhere', body: 'x', at: '2025-06-18T10:00:00Z' }));
+    await storeAndApply(
+      tdb.db,
+      other.workspaceId,
+      inboundText({ id: 'wamid.x', from: '393331110009', name: 'Marco Elsewhere', body: 'x', at: '2025-06-18T10:00:00Z' }),
+    );
   });
   afterAll(async () => tdb?.drop());
 
@@ -83,10 +91,23 @@ describe('contacts.list / contacts.get / contacts.update (tRPC)', () => {
 
   it('updates fields with an audit entry naming the fields; viewers may not; other workspaces cannot', async () => {
     const [marco] = (await (await as(owner)).contacts.list({ search: 'Marco Rossi' })).contacts;
-    const updated = await (await as(owner)).contacts.update({ id: marco!.id, name: 'Marco R.', email: 'Marco@Example.test', locale: 'it', externalReferenceId: 'crm-1', subscriberStatus: 'blocked' });
+    const updated = await (
+      await as(owner)
+    ).contacts.update({
+      id: marco!.id,
+      name: 'Marco R.',
+      email: 'Marco@Example.test',
+      locale: 'it',
+      externalReferenceId: 'crm-1',
+      subscriberStatus: 'blocked',
+    });
     expect(updated).toMatchObject({ name: 'Marco R.', email: 'marco@example.test', locale: 'it', externalReferenceId: 'crm-1', subscriberStatus: 'blocked' });
     const [entry] = await listAuditLogs(tdb.db, owner.workspaceId, { limit: 1, action: 'contact.update' });
-    expect(entry).toMatchObject({ targetId: marco!.id, actorId: owner.memberId, details: { fields: ['name', 'email', 'locale', 'externalReferenceId', 'subscriberStatus'], subscriberStatus: 'blocked' } });
+    expect(entry).toMatchObject({
+      targetId: marco!.id,
+      actorId: owner.memberId,
+      details: { fields: ['name', 'email', 'locale', 'externalReferenceId', 'subscriberStatus'], subscriberStatus: 'blocked' },
+    });
     expect(JSON.stringify(entry!.details)).not.toContain('example.test');
 
     await expect((await as(viewer)).contacts.update({ id: marco!.id, name: 'nope' })).rejects.toMatchObject({ code: 'FORBIDDEN' });

@@ -87,13 +87,19 @@ describe('hostile input on the control plane', () => {
       await jsonRequest(`${cp.url}/api/auth/login`, { body: { email: owner.email, password: owner.password, workspace: NUL } }),
     ];
     for (const res of cases) expect(res).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    const template = await jsonRequest(`${cp.url}/api/templates`, { headers: bearer(owner.token), body: { name: 'x', components: [{ type: 'BODY', text: NUL }] } });
+    const template = await jsonRequest(`${cp.url}/api/templates`, {
+      headers: bearer(owner.token),
+      body: { name: 'x', components: [{ type: 'BODY', text: NUL }] },
+    });
     expect(template).toMatchObject({ status: 400, body: { error: 'create_failed' } });
   });
 
   it('answers malformed percent-encoding in a path or the session cookie with 400', async () => {
     const badCookie = { cookie: 'mos_session=%E0%A4%A' };
-    expect(await rawRequest(`${cp.url}/api/templates/%E0%A4%A`, { headers: bearer(owner.token) })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await rawRequest(`${cp.url}/api/templates/%E0%A4%A`, { headers: bearer(owner.token) })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
     expect(await rawRequest(`${cp.url}/api/me`, { headers: badCookie })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     const viaTrpc = await rawRequest(`${cp.url}/trpc/auth.me`, { headers: badCookie });
     expect(viaTrpc).toMatchObject({ status: 400, body: { error: { data: { appCode: 'invalid_request' } } } });
@@ -105,10 +111,19 @@ describe('hostile input on the control plane', () => {
       rawRequest(`${cp.url}/api/templates`, { method: 'POST', headers: { ...bearer(owner.token), ...headers }, body });
     const body = JSON.stringify({ name: 'hello' });
     expect(await post({ 'content-type': 'application/json; charset=utf-7' }, body)).toMatchObject({ status: 415, body: { error: 'unsupported_media_type' } });
-    expect(await post({ 'content-type': 'application/json', 'content-encoding': 'x-foo' }, body)).toMatchObject({ status: 415, body: { error: 'unsupported_media_type' } });
-    expect(await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'not gzip at all')).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await post({ 'content-type': 'application/json', 'content-encoding': 'x-foo' }, body)).toMatchObject({
+      status: 415,
+      body: { error: 'unsupported_media_type' },
+    });
+    expect(await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'not gzip at all')).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
     // The supported ones still work.
-    expect(await post({ 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' }, gzipSync(body))).toMatchObject({ status: 200, body: { template: { name: 'hello' } } });
+    expect(await post({ 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' }, gzipSync(body))).toMatchObject({
+      status: 200,
+      body: { template: { name: 'hello' } },
+    });
   });
 
   it('answers 415 unsupported_media_type to a non-JSON body on JSON routes, REST and tRPC', async () => {
@@ -116,7 +131,9 @@ describe('hostile input on the control plane', () => {
     const text = { ...bearer(owner.token), 'content-type': 'text/plain' };
     const unsupported = { status: 415, body: { error: 'unsupported_media_type' } };
     expect(await rawRequest(`${cp.url}/api/templates`, { method: 'POST', headers: text, body: '{"name":"t"}' })).toMatchObject(unsupported);
-    expect(await rawRequest(`${cp.url}/api/auth/login`, { method: 'POST', headers: text, body: JSON.stringify({ email: owner.email, password: owner.password }) })).toMatchObject(unsupported);
+    expect(
+      await rawRequest(`${cp.url}/api/auth/login`, { method: 'POST', headers: text, body: JSON.stringify({ email: owner.email, password: owner.password }) }),
+    ).toMatchObject(unsupported);
     const trpcUnsupported = { status: 415, body: { error: { data: { appCode: 'unsupported_media_type' } } } };
     expect(await rawRequest(`${cp.url}/trpc/workspace.update`, { method: 'POST', headers: text, body: '{"llmModel":"m"}' })).toMatchObject(trpcUnsupported);
     // tRPC itself takes multipart and octet-stream; none of our procedures does.
@@ -171,7 +188,11 @@ describe('driver errors stay out of 5xx bodies', () => {
   it('answers internal_error with a generic message over tRPC and REST, and logs the cause with the request id', async () => {
     const rid = { ...bearer(owner.token), 'x-request-id': 'req-leak-check' };
     const list = await rawRequest(`${cp.url}/trpc/contacts.list?input=${encodeURIComponent('{"search":"x"}')}`, { headers: rid });
-    const create = await rawRequest(`${cp.url}/trpc/apiKeys.create`, { method: 'POST', headers: { ...rid, 'content-type': 'application/json' }, body: '{"name":"k"}' });
+    const create = await rawRequest(`${cp.url}/trpc/apiKeys.create`, {
+      method: 'POST',
+      headers: { ...rid, 'content-type': 'application/json' },
+      body: '{"name":"k"}',
+    });
     for (const res of [list, create]) {
       expect(res.status).toBe(500);
       expect(res.body.error).toMatchObject({ message: 'Internal server error', data: { appCode: 'internal_error', code: 'INTERNAL_SERVER_ERROR' } });

@@ -81,7 +81,10 @@ describe('member role ladder', () => {
 
   it('an admin adds developers and viewers only; an owner adds any role', async () => {
     const add = (actor: SeededOperator, role: Role) =>
-      jsonRequest(`${cp.url}/api/members`, { headers: bearer(actor.token), body: { email: `${role}-${Math.random()}@add.test`, password: 'long-enough-password', role } });
+      jsonRequest(`${cp.url}/api/members`, {
+        headers: bearer(actor.token),
+        body: { email: `${role}-${Math.random()}@add.test`, password: 'long-enough-password', role },
+      });
     for (const role of ROLES) {
       expect((await add(actors.admin, role)).status).toBe(role === 'developer' || role === 'viewer' ? 201 : 403);
       expect((await add(actors.owner, role)).status).toBe(201);
@@ -118,7 +121,10 @@ describe('member role ladder', () => {
     const email = `race-${Math.random()}@add.test`;
     const results = await Promise.all(
       ['password-one-long', 'password-two-long', 'password-three-long'].map((password) =>
-        jsonRequest(`${cp.url}/api/members`, { headers: bearer(owner.token), body: { email, password, role: 'viewer' } }).then((r) => ({ password, status: r.status })),
+        jsonRequest(`${cp.url}/api/members`, { headers: bearer(owner.token), body: { email, password, role: 'viewer' } }).then((r) => ({
+          password,
+          status: r.status,
+        })),
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);

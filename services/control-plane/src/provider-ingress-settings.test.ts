@@ -27,7 +27,11 @@ describe('provider ingress is not a tenant setting', () => {
 
   it('PATCH /api/workspace with providerIngress is a 400 naming the field, and nothing moves', async () => {
     for (const value of [true, false, 'yes']) {
-      const res = await jsonRequest(`${cp.url}/api/workspace`, { method: 'PATCH', headers: bearer(attacker.token), body: { providerIngress: value, wabaId: '1234567890' } });
+      const res = await jsonRequest(`${cp.url}/api/workspace`, {
+        method: 'PATCH',
+        headers: bearer(attacker.token),
+        body: { providerIngress: value, wabaId: '1234567890' },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('invalid_request');
       expect(JSON.stringify(res.body.issues)).toContain('providerIngress');

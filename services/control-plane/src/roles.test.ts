@@ -12,7 +12,13 @@ import { createControlPlaneApp } from './app';
  */
 const ROUTES: { name: string; method: string; path: (o: Ctx) => string; body?: (o: Ctx) => unknown; allowed: Role[] }[] = [
   { name: 'list members', method: 'GET', path: () => '/api/members', allowed: ['owner', 'admin', 'developer', 'viewer'] },
-  { name: 'add member', method: 'POST', path: () => '/api/members', body: (o) => ({ email: `new-${o.role}-${Math.random()}@x.test`, password: 'long-enough-password', role: 'viewer' }), allowed: ['owner', 'admin'] },
+  {
+    name: 'add member',
+    method: 'POST',
+    path: () => '/api/members',
+    body: (o) => ({ email: `new-${o.role}-${Math.random()}@x.test`, password: 'long-enough-password', role: 'viewer' }),
+    allowed: ['owner', 'admin'],
+  },
   { name: 'change role', method: 'PATCH', path: (o) => `/api/members/${o.target}`, body: () => ({ role: 'developer' }), allowed: ['owner', 'admin'] },
   { name: 'remove member', method: 'DELETE', path: (o) => `/api/members/${o.target}`, allowed: ['owner', 'admin'] },
   { name: 'list api keys', method: 'GET', path: () => '/api/api-keys', allowed: ['owner', 'admin', 'developer'] },
@@ -50,7 +56,10 @@ describe('role matrix of the settings routes', () => {
 
   for (const route of ROUTES) {
     it(`${route.name}: 401 without a session`, async () => {
-      const res = await jsonRequest(`${cp.url}${route.path({ role: 'viewer', target: 'mem_x' })}`, { method: route.method, body: route.body?.({ role: 'viewer', target: 'mem_x' }) });
+      const res = await jsonRequest(`${cp.url}${route.path({ role: 'viewer', target: 'mem_x' })}`, {
+        method: route.method,
+        body: route.body?.({ role: 'viewer', target: 'mem_x' }),
+      });
       expect(res).toMatchObject({ status: 401, body: { error: 'unauthenticated' } });
     });
     for (const role of ROLES) {
@@ -73,7 +82,11 @@ describe('role matrix of the settings routes', () => {
 
   it('a forbidden call changes nothing (the role check runs first)', async () => {
     const before = await jsonRequest(`${cp.url}/api/members`, { headers: bearer(ops.owner.token) });
-    const res = await jsonRequest(`${cp.url}/api/members`, { method: 'POST', headers: bearer(ops.developer.token), body: { email: 'sneaky@x.test', password: 'long-enough-password', role: 'owner' } });
+    const res = await jsonRequest(`${cp.url}/api/members`, {
+      method: 'POST',
+      headers: bearer(ops.developer.token),
+      body: { email: 'sneaky@x.test', password: 'long-enough-password', role: 'owner' },
+    });
     expect(res.status).toBe(403);
     const after = await jsonRequest(`${cp.url}/api/members`, { headers: bearer(ops.owner.token) });
     expect(after.body.members.map((m: { email: string }) => m.email)).not.toContain('sneaky@x.test');
@@ -86,7 +99,11 @@ describe('role matrix of the settings routes', () => {
   });
 
   it('validates input through the procedure: 400 invalid_request with issues', async () => {
-    const res = await jsonRequest(`${cp.url}/api/members`, { method: 'POST', headers: bearer(ops.owner.token), body: { email: 'x@y.test', password: 'short', role: 'emperor' } });
+    const res = await jsonRequest(`${cp.url}/api/members`, {
+      method: 'POST',
+      headers: bearer(ops.owner.token),
+      body: { email: 'x@y.test', password: 'short', role: 'emperor' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_request');
     expect(res.body.issues.map((i: { path: string[] }) => i.path[0]).sort()).toEqual(['password', 'role']);

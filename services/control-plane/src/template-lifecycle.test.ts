@@ -14,7 +14,6 @@ const WABA = '102290129340398';
 const SIGNING_SECRET = randomBytes(16).toString('hex');
 const TOKEN = 'sim-e2e-token';
 
-
 /**
  * The whole template lifecycle with every real part: control plane -> provider simulator ->
  * signed status webhook -> API ingress -> outbox -> Temporal pipeline (production effects)
@@ -66,10 +65,13 @@ describe('template lifecycle end to end', () => {
     return { id: created.body.template.id as string, providerTemplateId: submitted.body.template.providerTemplateId as string };
   }
   const libraryStatus = (id: string, want: string) =>
-    waitFor(async () => {
-      const t = (await get(`${cp.url}/api/templates/${id}`)).body.template;
-      return t.status === want ? t : undefined;
-    }, { what: `template ${id} to become ${want}`, timeoutMs: 30_000 });
+    waitFor(
+      async () => {
+        const t = (await get(`${cp.url}/api/templates/${id}`)).body.template;
+        return t.status === want ? t : undefined;
+      },
+      { what: `template ${id} to become ${want}`, timeoutMs: 30_000 },
+    );
 
   it('create -> submit -> approved by the provider -> approved in /api/templates and /internal/templates', async () => {
     const { id, providerTemplateId } = await createAndSubmit('e2e_order_confirmed');

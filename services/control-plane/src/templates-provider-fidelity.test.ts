@@ -4,13 +4,7 @@ import { bearer, jsonRequest, listen } from '@mos/http/testing';
 import { startSimulator, type RunningSimulator } from '@mos/provider/simulator';
 import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { sendToProvider, type AppDeps } from '@mos/app';
-import {
-  canonical,
-  DOC,
-  providerComponentExamples,
-  providerCreationExamples,
-  type CreationBody,
-} from '@mos/core/testing';
+import { canonical, DOC, providerComponentExamples, providerCreationExamples, type CreationBody } from '@mos/core/testing';
 import { createControlPlaneApp } from './app';
 
 const TOKEN = 'sim-fidelity-token';
@@ -62,7 +56,8 @@ describe('the create path sends every documented field', () => {
     await deps.vault.set(tdb.db, op.workspaceId, 'provider-access-token', TOKEN);
     return { ...op, wabaId };
   }
-  const call = (op: SeededOperator, method: string, path: string, body?: unknown) => jsonRequest(`${cp.url}${path}`, { method, headers: bearer(op.token), body });
+  const call = (op: SeededOperator, method: string, path: string, body?: unknown) =>
+    jsonRequest(`${cp.url}${path}`, { method, headers: bearer(op.token), body });
 
   it.each([...providerCreationExamples(), ...providerComponentExamples()].map((e) => [e.id, e] as const))('%s', async (_id, example) => {
     const op = await workspace();
@@ -89,7 +84,11 @@ describe('the create path sends every documented field', () => {
     const row = { ...created, components: zeroTap.components, messageSendTtlSeconds: 120, providerTemplateId };
     expect(await sendToProvider(deps, account, row)).toBe(providerTemplateId);
     const edit = sim.store.templateRequests.at(-1)!;
-    expect(edit).toMatchObject({ kind: 'edit', target: providerTemplateId, body: { category: 'AUTHENTICATION', parameter_format: 'POSITIONAL', message_send_ttl_seconds: 120 } });
+    expect(edit).toMatchObject({
+      kind: 'edit',
+      target: providerTemplateId,
+      body: { category: 'AUTHENTICATION', parameter_format: 'POSITIONAL', message_send_ttl_seconds: 120 },
+    });
     expect(canonical((edit.body as { components: unknown }).components)).toEqual(canonical(zeroTap.components));
     expect(Object.keys(edit.body as object)).not.toContain('name');
 
@@ -98,7 +97,8 @@ describe('the create path sends every documented field', () => {
     await tdb.pool.query(`UPDATE templates SET status = 'rejected' WHERE id = $1`, [created.id]);
     expect((await call(op, 'POST', `/api/templates/${created.id}/revise`)).status).toBe(200);
     expect(await call(op, 'PUT', `/api/templates/${created.id}`, { messageSendTtlSeconds: null })).toMatchObject({
-      status: 400, body: { error: 'update_failed', message: expect.stringContaining('messageSendTtlSeconds') },
+      status: 400,
+      body: { error: 'update_failed', message: expect.stringContaining('messageSendTtlSeconds') },
     });
     expect((await call(op, 'PUT', `/api/templates/${created.id}`, { messageSendTtlSeconds: 300 })).body.template.messageSendTtlSeconds).toBe(300);
   });
@@ -128,9 +128,14 @@ describe('fields we do not model are refused by name, never dropped', () => {
 
   it.each([
     ['a component field', { name: 'x', components: [{ ...body, colour: 'red' }] }, 'components.0', 'colour'],
-    ['a button field', { name: 'x', components: [body, { type: 'BUTTONS', buttons: [{ type: 'FLOW', text: 'Go', flow_id: '1', icon: 'DOCUMENT' }] }] }, 'components.1.buttons.0', 'icon'],
+    [
+      'a button field',
+      { name: 'x', components: [body, { type: 'BUTTONS', buttons: [{ type: 'FLOW', text: 'Go', flow_id: '1', icon: 'DOCUMENT' }] }] },
+      'components.1.buttons.0',
+      'icon',
+    ],
     ['a top-level field', { name: 'x', allow_category_change: true }, 'body', 'allow_category_change'],
-    ['the provider\'s snake_case TTL (ours is messageSendTtlSeconds)', { name: 'x', message_send_ttl_seconds: 60 }, 'body', 'message_send_ttl_seconds'],
+    ["the provider's snake_case TTL (ours is messageSendTtlSeconds)", { name: 'x', message_send_ttl_seconds: 60 }, 'body', 'message_send_ttl_seconds'],
   ])('create: %s is 400 create_failed naming it', async (_what, input, path, key) => {
     const res = await call('POST', '/api/templates', input);
     expect(res.status).toBe(400);
@@ -148,7 +153,10 @@ describe('fields we do not model are refused by name, never dropped', () => {
 
   it('validate: an unknown field is 400 invalid_request naming it; misplaced and out-of-range fields are validator issues', async () => {
     const unknown = await call('POST', '/api/templates/validate', { name: 'x', components: [{ ...body, colour: 'red' }] });
-    expect(unknown).toMatchObject({ status: 400, body: { error: 'invalid_request', issues: [expect.objectContaining({ path: ['components', 0], keys: ['colour'] })] } });
+    expect(unknown).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request', issues: [expect.objectContaining({ path: ['components', 0], keys: ['colour'] })] },
+    });
     const misplaced = await call('POST', '/api/templates/validate', {
       name: 'x',
       category: 'marketing',
@@ -169,7 +177,13 @@ describe('fields we do not model are refused by name, never dropped', () => {
     const t = (await call('POST', '/api/templates', { ...apiBody({ ...zeroTap, components }), name: 'zero_tap_no_terms' })).body.template;
     const before = sim.store.templateRequests.length;
     const res = await call('POST', `/api/templates/${t.id}/submit`);
-    expect(res).toMatchObject({ status: 400, body: { error: 'validation_failed', issues: [expect.objectContaining({ code: 'auth_invalid', path: ['components', 2, 'buttons', 0, 'zero_tap_terms_accepted'] })] } });
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        error: 'validation_failed',
+        issues: [expect.objectContaining({ code: 'auth_invalid', path: ['components', 2, 'buttons', 0, 'zero_tap_terms_accepted'] })],
+      },
+    });
     expect(sim.store.templateRequests.length).toBe(before);
   });
 });

@@ -17,7 +17,14 @@ const BODY = { type: 'BODY', text: 'Hi {{1}}, your order has shipped today.', ex
  */
 const ROUTES: { name: string; method: string; path: (id: string) => string; body?: (id: string) => unknown; allowed: Role[]; ok: number }[] = [
   { name: 'list', method: 'GET', path: () => '/api/templates', allowed: SETTINGS, ok: 200 },
-  { name: 'create', method: 'POST', path: () => '/api/templates', body: () => ({ name: `new_${Math.random().toString(36).slice(2)}` }), allowed: SETTINGS, ok: 200 },
+  {
+    name: 'create',
+    method: 'POST',
+    path: () => '/api/templates',
+    body: () => ({ name: `new_${Math.random().toString(36).slice(2)}` }),
+    allowed: SETTINGS,
+    ok: 200,
+  },
   { name: 'get', method: 'GET', path: (id) => `/api/templates/${id}`, allowed: SETTINGS, ok: 200 },
   { name: 'update', method: 'PUT', path: (id) => `/api/templates/${id}`, body: () => ({ category: 'MARKETING' }), allowed: SETTINGS, ok: 200 },
   { name: 'delete', method: 'DELETE', path: (id) => `/api/templates/${id}`, allowed: SETTINGS, ok: 200 },
@@ -34,7 +41,13 @@ describe('role matrix of the template routes', () => {
   let deps: AppDeps;
   const ops = {} as Record<Role, SeededOperator>;
   const draft = async () =>
-    (await jsonRequest(`${cp.url}/api/templates`, { method: 'POST', headers: bearer(ops.owner.token), body: { name: `d_${Math.random().toString(36).slice(2)}`, components: [BODY] } })).body.template.id as string;
+    (
+      await jsonRequest(`${cp.url}/api/templates`, {
+        method: 'POST',
+        headers: bearer(ops.owner.token),
+        body: { name: `d_${Math.random().toString(36).slice(2)}`, components: [BODY] },
+      })
+    ).body.template.id as string;
   const count = async () => (await jsonRequest(`${cp.url}/api/templates`, { headers: bearer(ops.owner.token) })).body.templates.length;
 
   beforeAll(async () => {

@@ -82,7 +82,13 @@ describe('control-plane /api/templates', () => {
 
     const stranger = await seedOperator(deps, { role: 'owner' });
     expect((await call('GET', '/api/templates', undefined, stranger)).body.templates).toEqual([]);
-    for (const [method, path] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['POST', '/submit'], ['POST', '/revise']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['PUT', ''],
+      ['DELETE', ''],
+      ['POST', '/submit'],
+      ['POST', '/revise'],
+    ] as const) {
       const res = await call(method, `/api/templates/${a.id}${path}`, method === 'PUT' ? { category: 'UTILITY' } : undefined, stranger);
       expect(res, `${method} ${path}`).toMatchObject({ status: 404, body: { error: 'not_found' } });
     }
@@ -103,8 +109,14 @@ describe('control-plane /api/templates', () => {
     expect(await call('DELETE', `/api/templates/${d.id}`)).toMatchObject({ status: 404, body: { error: 'not_found' } });
     const s = await create(valid('submitted_keep'));
     expect((await call('POST', `/api/templates/${s.id}/submit`)).status).toBe(200);
-    expect(await call('DELETE', `/api/templates/${s.id}`)).toMatchObject({ status: 409, body: { error: 'conflict', message: 'Only draft templates can be deleted' } });
-    expect(await call('PUT', `/api/templates/${s.id}`, { category: 'MARKETING' })).toMatchObject({ status: 409, body: { error: 'conflict', message: 'Only draft templates can be edited' } });
+    expect(await call('DELETE', `/api/templates/${s.id}`)).toMatchObject({
+      status: 409,
+      body: { error: 'conflict', message: 'Only draft templates can be deleted' },
+    });
+    expect(await call('PUT', `/api/templates/${s.id}`, { category: 'MARKETING' })).toMatchObject({
+      status: 409,
+      body: { error: 'conflict', message: 'Only draft templates can be edited' },
+    });
     expect(await call('POST', `/api/templates/${s.id}/submit`)).toMatchObject({ status: 409, body: { error: 'conflict' } });
   });
 
@@ -113,7 +125,9 @@ describe('control-plane /api/templates', () => {
     const res = await call('POST', `/api/templates/${t.id}/submit`);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('validation_failed');
-    expect(res.body.issues.map((i: { code: string }) => i.code)).toEqual(expect.arrayContaining(['placeholder_sequence', 'placeholder_dangling', 'example_missing']));
+    expect(res.body.issues.map((i: { code: string }) => i.code)).toEqual(
+      expect.arrayContaining(['placeholder_sequence', 'placeholder_dangling', 'example_missing']),
+    );
     expect(sim.templates().some((s) => s.name === 'bad_body')).toBe(false);
     expect((await call('GET', `/api/templates/${t.id}`)).body.template.status).toBe('draft');
   });
@@ -148,7 +162,10 @@ describe('control-plane /api/templates', () => {
     expect(revised.body.template).toMatchObject({ status: 'draft', rejectionReason: null });
     expect(await call('POST', `/api/templates/${t.id}/revise`, undefined, twin)).toMatchObject({ status: 409, body: { error: 'conflict' } });
     expect((await call('PUT', `/api/templates/${t.id}`, { name: 'shared_name_v2' }, twin)).body.template.name).toBe('shared_name_v2');
-    expect(await call('POST', `/api/templates/${t.id}/submit`, undefined, twin)).toMatchObject({ status: 200, body: { template: { status: 'pending_approval' } } });
+    expect(await call('POST', `/api/templates/${t.id}/submit`, undefined, twin)).toMatchObject({
+      status: 200,
+      body: { template: { status: 'pending_approval' } },
+    });
   });
 
   it('submit: 503 and an unchanged draft when the provider is down', async () => {
@@ -170,7 +187,11 @@ describe('control-plane /api/templates', () => {
   });
 
   it('validate: every issue at once, plus the derived variables and preview', async () => {
-    const res = await call('POST', '/api/templates/validate', { name: 'Mixed Case', language: 'xx', components: [{ type: 'BODY', text: 'Hello {{1}} there friend', example: { body_text: [['Bo']] } }] });
+    const res = await call('POST', '/api/templates/validate', {
+      name: 'Mixed Case',
+      language: 'xx',
+      components: [{ type: 'BODY', text: 'Hello {{1}} there friend', example: { body_text: [['Bo']] } }],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ valid: false, name: 'mixed_case', variables: ['1'], preview: 'Hello Bo there friend' });
     expect(res.body.issues.map((i: { code: string }) => i.code)).toEqual(['language_unsupported']);
@@ -194,7 +215,14 @@ describe('control-plane /api/templates', () => {
     expect(first.body).toMatchObject({ total: 13, submitted: 13, errored: 0 });
     expect(first.body.results.filter((r: { category: string }) => r.category === 'UTILITY')).toHaveLength(8);
     expect(new Set(first.body.results.map((r: { language: string }) => r.language))).toEqual(new Set(['en_US', 'it']));
-    for (const r of first.body.results) expect(r).toEqual({ name: expect.any(String), language: expect.any(String), category: expect.any(String), status: 'submitted', providerTemplateId: expect.any(String) });
+    for (const r of first.body.results)
+      expect(r).toEqual({
+        name: expect.any(String),
+        language: expect.any(String),
+        category: expect.any(String),
+        status: 'submitted',
+        providerTemplateId: expect.any(String),
+      });
     const simCount = sim.templates().length;
 
     const second = await call('POST', '/api/templates/seed-starter-pack', undefined, ws);
@@ -213,7 +241,9 @@ describe('control-plane /api/templates', () => {
     expect(res.body).toMatchObject({ total: 13, submitted: 12, errored: 1 });
     const failed = res.body.results.find((r: { status: string }) => r.status === 'error');
     expect(failed).toMatchObject({ error: expect.any(String) });
-    const row = (await call('GET', '/api/templates', undefined, ws)).body.templates.find((t: { name: string; language: string }) => t.name === failed.name && t.language === failed.language);
+    const row = (await call('GET', '/api/templates', undefined, ws)).body.templates.find(
+      (t: { name: string; language: string }) => t.name === failed.name && t.language === failed.language,
+    );
     expect(row).toMatchObject({ status: 'rejected', rejectionReason: failed.error });
     const again = await call('POST', '/api/templates/seed-starter-pack', undefined, ws);
     expect(again.body).toMatchObject({ submitted: 13, errored: 0 });

@@ -9,11 +9,7 @@ export type Caller = ReturnType<typeof createCaller>;
  * Adapts a REST route to a tRPC procedure: the procedure stays the one implementation, and
  * its errors come back as the spec's status codes and bodies through errorHandler.
  */
-export function viaProcedure(
-  deps: AppDeps,
-  call: (caller: Caller, req: Request) => Promise<unknown>,
-  options: { status?: number } = {},
-): RequestHandler {
+export function viaProcedure(deps: AppDeps, call: (caller: Caller, req: Request) => Promise<unknown>, options: { status?: number } = {}): RequestHandler {
   return async (req, res, next) => {
     try {
       const actor = req.actor ?? (await authenticate(deps, tokenFromHeaders(req.headers)));

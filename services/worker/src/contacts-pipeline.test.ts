@@ -55,16 +55,24 @@ describe('contact effects on the real pipeline', () => {
     return json.webhookEventId;
   };
   const processed = (n: number) =>
-    waitFor(async () => {
-      const r = await tdb.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE workspace_id = $1 AND status = 'processed'`, [op.workspaceId]);
-      return r.rows[0].n >= n;
-    }, { timeoutMs: 60_000, what: `${n} processed deliveries` });
+    waitFor(
+      async () => {
+        const r = await tdb.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE workspace_id = $1 AND status = 'processed'`, [op.workspaceId]);
+        return r.rows[0].n >= n;
+      },
+      { timeoutMs: 60_000, what: `${n} processed deliveries` },
+    );
   const counts = async () =>
-    (await tdb.pool.query(`SELECT
+    (
+      await tdb.pool.query(
+        `SELECT
       (SELECT count(*)::int FROM contacts WHERE workspace_id = $1) AS contacts,
       (SELECT count(*)::int FROM messages WHERE workspace_id = $1) AS messages,
       (SELECT count(*)::int FROM message_statuses WHERE workspace_id = $1) AS statuses,
-      (SELECT count(*)::int FROM conversation_windows WHERE workspace_id = $1) AS windows`, [op.workspaceId])).rows[0];
+      (SELECT count(*)::int FROM conversation_windows WHERE workspace_id = $1) AS windows`,
+        [op.workspaceId],
+      )
+    ).rows[0];
 
   it('inbound, statuses and STOP become contact, conversation, message and history rows', async () => {
     const inboundEvent = await post('inbound-text');
@@ -74,7 +82,10 @@ describe('contact effects on the real pipeline', () => {
     expect(await counts()).toEqual({ contacts: 1, messages: 2, statuses: 2, windows: 1 });
     const contact = (await tdb.pool.query('SELECT * FROM contacts WHERE workspace_id = $1', [op.workspaceId])).rows[0];
     expect(contact).toMatchObject({ phone_number: '+16505551234', name: 'Sheena Nelson', subscriber_status: 'unsubscribed' });
-    const history = await tdb.pool.query('SELECT status FROM message_statuses WHERE workspace_id = $1 AND provider_message_id = $2 ORDER BY occurred_at', [op.workspaceId, OUTBOUND_ID]);
+    const history = await tdb.pool.query('SELECT status FROM message_statuses WHERE workspace_id = $1 AND provider_message_id = $2 ORDER BY occurred_at', [
+      op.workspaceId,
+      OUTBOUND_ID,
+    ]);
     expect(history.rows.map((r) => r.status)).toEqual(['sent', 'read']);
 
     const listed = await jsonRequest(`${api.url}/internal/contacts`, { headers: bearer(op.token) });

@@ -22,9 +22,13 @@ describe('the worker wires its clock into the production effects', () => {
     tdb = await createTestDatabase();
     ws = await seedWorkspace(tdb.db);
     runtime = await startWorkerRuntime({
-      db: tdb.db, databaseUrl: tdb.url, log: testLog, clock: fixedClock(now),
+      db: tdb.db,
+      databaseUrl: tdb.url,
+      log: testLog,
+      clock: fixedClock(now),
       temporal: { address: temporalAddress(), namespace: 'default', taskQueue: uniqueTaskQueue('effects-clock') },
-      relay: { pollIntervalMs: 250 }, heartbeatIntervalMs: 1_000,
+      relay: { pollIntervalMs: 250 },
+      heartbeatIntervalMs: 1_000,
       worker: { workflowBundle: await sharedWorkflowBundle() },
     });
   }, 120_000);
@@ -36,10 +40,13 @@ describe('the worker wires its clock into the production effects', () => {
   it('an untimed account event is recorded as of the worker clock', async () => {
     const body = readFileSync(new URL('../../../docs/provider-reference/webhooks/messages_errors_system_level.json', import.meta.url));
     await storeDelivery(tdb.db, ws, { body, topic: 'unknown' });
-    const [row] = await waitFor(async () => {
-      const rows = await listAccountEvents(tdb.db, ws, { limit: 1, offset: 0 });
-      return rows.length > 0 ? rows : null;
-    }, { timeoutMs: 60_000, what: 'the account event' });
+    const [row] = await waitFor(
+      async () => {
+        const rows = await listAccountEvents(tdb.db, ws, { limit: 1, offset: 0 });
+        return rows.length > 0 ? rows : null;
+      },
+      { timeoutMs: 60_000, what: 'the account event' },
+    );
     expect(row).toMatchObject({ field: 'messages', occurredAt: null, eventAt: now });
   });
 });

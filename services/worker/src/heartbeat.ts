@@ -22,8 +22,8 @@ export function startHeartbeat(opts: {
   const startedAt = opts.clock.now();
   let inFlight: Promise<void> = Promise.resolve();
   const beat = (status: 'idle' | 'busy' | 'stopping') => {
-    inFlight = beatWorker(opts.db, { workerId: opts.workerId, status, startedAt, now: opts.clock.now(), details: opts.details?.() }).catch(
-      (err: unknown) => opts.log.warn({ err: (err as Error).message }, 'worker heartbeat failed'),
+    inFlight = beatWorker(opts.db, { workerId: opts.workerId, status, startedAt, now: opts.clock.now(), details: opts.details?.() }).catch((err: unknown) =>
+      opts.log.warn({ err: (err as Error).message }, 'worker heartbeat failed'),
     );
     return inFlight;
   };

@@ -35,9 +35,21 @@ async function storeDelivery(opts: { providerDeliveryId?: string } = {}): Promis
   const jobId = newId('job');
   await tdb.db.transaction(async (tx) => {
     await insertWebhookEvent(tx, ws, {
-      id: eventId, source: 'messaging', topic: 'message_status', requestId: newId('request'), deliveryId: opts.providerDeliveryId ?? null,
-      signatureValid: true, headers: {}, query: {}, bodyHash: sha256Hex(FIXTURE), rawBody: FIXTURE, bodySize: FIXTURE.length,
-      summary: {}, normalizationStatus: 'pending', responseStatus: 200, receivedAt: now,
+      id: eventId,
+      source: 'messaging',
+      topic: 'message_status',
+      requestId: newId('request'),
+      deliveryId: opts.providerDeliveryId ?? null,
+      signatureValid: true,
+      headers: {},
+      query: {},
+      bodyHash: sha256Hex(FIXTURE),
+      rawBody: FIXTURE,
+      bodySize: FIXTURE.length,
+      summary: {},
+      normalizationStatus: 'pending',
+      responseStatus: 200,
+      receivedAt: now,
     });
     const dedupKey = webhookDedupKey({ source: 'messaging', deliveryId: opts.providerDeliveryId ?? null, webhookEventId: eventId });
     await enqueueOutboxJob(tx, ws, { id: jobId, jobType: PROCESS_WEBHOOK_EVENT, dedupKey, payload: { webhookEventId: eventId }, now });
@@ -51,16 +63,22 @@ function relayWith(temporal: () => Promise<Client>, pollIntervalMs = 60_000): Ou
   return relay;
 }
 
-
 beforeAll(async () => {
   tdb = await createTestDatabase();
   ws = (await upsertWorkspace(tdb.db, 'relay')).workspace.id;
   connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
   client = new Client({ connection });
-  const workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
+  const workflowBundle = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
+  });
   // A worker without its own relay, so each test drives the relay under test explicitly.
   runtime = await startWorkerRuntime({
-    db: tdb.db, databaseUrl: tdb.url, log, relay: false, heartbeatIntervalMs: 60_000,
+    db: tdb.db,
+    databaseUrl: tdb.url,
+    log,
+    relay: false,
+    heartbeatIntervalMs: 60_000,
     temporal: { address: process.env.TEMPORAL_ADDRESS!, namespace: 'default', taskQueue },
     worker: { workflowBundle },
   });

@@ -4,7 +4,11 @@ import { newId, OUTBOX_CHANNEL, PROCESS_WEBHOOK_EVENT, type Clock } from '@mos/c
 import { claimPendingJobs, deferJob, markJobDispatched, type ClaimedJob, type Db, type Tx } from '@mos/db';
 import type { Logger } from '@mos/config';
 import {
-  WEBHOOK_WORKFLOW_TYPE, SA_TOPIC, SA_WEBHOOK_EVENT_ID, SA_WORKSPACE_ID, webhookWorkflowId,
+  WEBHOOK_WORKFLOW_TYPE,
+  SA_TOPIC,
+  SA_WEBHOOK_EVENT_ID,
+  SA_WORKSPACE_ID,
+  webhookWorkflowId,
   type ProcessWebhookEventInput,
 } from '@mos/workflows/contract';
 
@@ -75,28 +79,39 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     const eventId = job.webhookEventId ?? '';
     // A payload without an event id still gets a run, which fails it visibly (EventNotFound).
     const workflowId = webhookWorkflowId(job.webhookEventId ?? job.jobId);
-    const input: ProcessWebhookEventInput = { workspaceId: job.workspaceId, webhookEventId: eventId, jobId: job.jobId, deliveryId: newId('delivery', now.getTime()) };
+    const input: ProcessWebhookEventInput = {
+      workspaceId: job.workspaceId,
+      webhookEventId: eventId,
+      jobId: job.jobId,
+      deliveryId: newId('delivery', now.getTime()),
+    };
     try {
       // A deadline bounds how long this cycle holds its row locks when Temporal has just gone
       // away (the client's own retry policy would otherwise keep trying for ~20 s).
-      await client.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.start(WEBHOOK_WORKFLOW_TYPE, {
-        taskQueue: opts.taskQueue,
-        workflowId,
-        args: [input],
-        // Temporal's default would start a second run once the first closed; a job runs once.
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: [
-          { key: SA_WORKSPACE_ID, value: job.workspaceId },
-          { key: SA_TOPIC, value: job.topic ?? 'unknown' },
-          { key: SA_WEBHOOK_EVENT_ID, value: eventId },
-        ],
-        memo: { source: job.source ?? 'unknown', deliveryId: input.deliveryId, providerDeliveryId: job.providerDeliveryId, jobId: job.jobId },
-      }));
+      await client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        client.workflow.start(WEBHOOK_WORKFLOW_TYPE, {
+          taskQueue: opts.taskQueue,
+          workflowId,
+          args: [input],
+          // Temporal's default would start a second run once the first closed; a job runs once.
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          typedSearchAttributes: [
+            { key: SA_WORKSPACE_ID, value: job.workspaceId },
+            { key: SA_TOPIC, value: job.topic ?? 'unknown' },
+            { key: SA_WEBHOOK_EVENT_ID, value: eventId },
+          ],
+          memo: { source: job.source ?? 'unknown', deliveryId: input.deliveryId, providerDeliveryId: job.providerDeliveryId, jobId: job.jobId },
+        }),
+      );
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
         const delay = backoffMs(job.attempts, 60_000);
         const failedAt = opts.clock.now();
-        await deferJob(tx, job.workspaceId, job.jobId, { error: String((err as Error).message ?? err), availableAt: new Date(failedAt.getTime() + delay), now: failedAt });
+        await deferJob(tx, job.workspaceId, job.jobId, {
+          error: String((err as Error).message ?? err),
+          availableAt: new Date(failedAt.getTime() + delay),
+          now: failedAt,
+        });
         stats.deferred++;
         log.warn({ jobId: job.jobId, workspaceId: job.workspaceId, err: (err as Error).message, retryInMs: delay }, 'workflow start failed; job stays pending');
         return null;

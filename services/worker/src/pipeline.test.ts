@@ -10,8 +10,16 @@ import { createOutboxRelay } from './outbox-relay';
 import { lazyTemporalClient } from '@mos/app';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
 import {
-  connectTestClient, fixtureBody, maybeRecordHistory, seedWorkspace, sharedWorkflowBundle, storeDelivery, temporalAddress, testLog,
-  uniqueTaskQueue, waitFor,
+  connectTestClient,
+  fixtureBody,
+  maybeRecordHistory,
+  seedWorkspace,
+  sharedWorkflowBundle,
+  storeDelivery,
+  temporalAddress,
+  testLog,
+  uniqueTaskQueue,
+  waitFor,
 } from './testing';
 
 /**
@@ -28,21 +36,34 @@ let temporal: Awaited<ReturnType<typeof connectTestClient>>;
 const inboundApplied: string[] = [];
 
 async function deliveryFor(jobId: string) {
-  const [row] = await tdb.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.workspaceId, ws), eq(webhookDeliveries.jobId, jobId)));
+  const [row] = await tdb.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.workspaceId, ws), eq(webhookDeliveries.jobId, jobId)));
   return row;
 }
 async function jobRow(jobId: string) {
-  const [row] = await tdb.db.select().from(outboxJobs).where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.id, jobId)));
+  const [row] = await tdb.db
+    .select()
+    .from(outboxJobs)
+    .where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.id, jobId)));
   return row!;
 }
 async function eventRow(id: string) {
-  const [row] = await tdb.db.select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, ws), eq(webhookEvents.id, id)));
+  const [row] = await tdb.db
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.workspaceId, ws), eq(webhookEvents.id, id)));
   return row!;
 }
-const finished = (jobId: string) => waitFor(async () => {
-  const j = await jobRow(jobId);
-  return j.status === 'completed' || j.status === 'failed' ? j : null;
-}, { what: `job ${jobId} to finish` });
+const finished = (jobId: string) =>
+  waitFor(
+    async () => {
+      const j = await jobRow(jobId);
+      return j.status === 'completed' || j.status === 'failed' ? j : null;
+    },
+    { what: `job ${jobId} to finish` },
+  );
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
@@ -84,10 +105,13 @@ describe('webhook pipeline', () => {
 
   it('wakes on NOTIFY: a notified job is dispatched well before the polling interval', async () => {
     const { jobId } = await storeDelivery(tdb.db, ws, { body: fixtureBody('status-delivered'), topic: 'message_status' });
-    const job = await waitFor(async () => {
-      const j = await jobRow(jobId);
-      return j.dispatchedAt ? j : null;
-    }, { timeoutMs: POLL_MS - 1_000, what: 'dispatch' });
+    const job = await waitFor(
+      async () => {
+        const j = await jobRow(jobId);
+        return j.dispatchedAt ? j : null;
+      },
+      { timeoutMs: POLL_MS - 1_000, what: 'dispatch' },
+    );
     // Under half the polling interval: only the NOTIFY can explain it (a busy CI box gets slack).
     expect(job.dispatchedAt!.getTime() - job.createdAt.getTime()).toBeLessThan(POLL_MS / 2);
     await finished(jobId);
@@ -132,9 +156,16 @@ describe('webhook pipeline', () => {
   });
 
   it('shares the queue between relays without double starts (SKIP LOCKED)', async () => {
-    const stored = await Promise.all(Array.from({ length: 20 }, () => storeDelivery(tdb.db, ws, { body: fixtureBody('status-sent'), topic: 'message_status', notify: false })));
-    const clients = [lazyTemporalClient({ address: temporalAddress(), namespace: 'default' }), lazyTemporalClient({ address: temporalAddress(), namespace: 'default' })];
-    const relays = clients.map((c) => createOutboxRelay({ db: tdb.db, databaseUrl: tdb.url, temporal: c.get, taskQueue, log: testLog, clock: systemClock, batchSize: 5 }));
+    const stored = await Promise.all(
+      Array.from({ length: 20 }, () => storeDelivery(tdb.db, ws, { body: fixtureBody('status-sent'), topic: 'message_status', notify: false })),
+    );
+    const clients = [
+      lazyTemporalClient({ address: temporalAddress(), namespace: 'default' }),
+      lazyTemporalClient({ address: temporalAddress(), namespace: 'default' }),
+    ];
+    const relays = clients.map((c) =>
+      createOutboxRelay({ db: tdb.db, databaseUrl: tdb.url, temporal: c.get, taskQueue, log: testLog, clock: systemClock, batchSize: 5 }),
+    );
     try {
       await Promise.all(relays.flatMap((r) => [r.tick(), r.tick(), r.tick()]));
     } finally {
@@ -201,7 +232,9 @@ describe('permanent failures', () => {
   it('a job whose event row is missing fails as EventNotFound', async () => {
     const jobId = newId('job');
     const webhookEventId = newId('webhookEvent');
-    await tdb.db.insert(outboxJobs).values({ id: jobId, workspaceId: ws, jobType: PROCESS_WEBHOOK_EVENT, dedupKey: `event:${webhookEventId}`, payload: { webhookEventId } });
+    await tdb.db
+      .insert(outboxJobs)
+      .values({ id: jobId, workspaceId: ws, jobType: PROCESS_WEBHOOK_EVENT, dedupKey: `event:${webhookEventId}`, payload: { webhookEventId } });
     await tdb.pool.query(`SELECT pg_notify($1, $2)`, [OUTBOX_CHANNEL, jobId]);
     await expectFailed(jobId, webhookEventId, WebhookFailureType.EventNotFound);
   });

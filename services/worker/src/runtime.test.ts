@@ -13,7 +13,6 @@ const log = createLogger({ name: 'runtime-test', level: 'silent' });
 let tdb: TestDatabase;
 let ws: string;
 
-
 beforeAll(async () => {
   tdb = await createTestDatabase();
   ws = (await upsertWorkspace(tdb.db, 'runtime')).workspace.id;
@@ -28,10 +27,19 @@ describe('worker runtime heartbeat', () => {
     const gate = new Promise<void>((r) => (release = r));
     let entered = false;
     const runtime = await startWorkerRuntime({
-      db: tdb.db, databaseUrl: tdb.url, log, clock: systemClock, heartbeatIntervalMs: 100,
+      db: tdb.db,
+      databaseUrl: tdb.url,
+      log,
+      clock: systemClock,
+      heartbeatIntervalMs: 100,
       temporal: { address: process.env.TEMPORAL_ADDRESS!, namespace: 'default', taskQueue: `test-runtime-${randomBytes(4).toString('hex')}` },
       // Holds the activity open so the worker has work in flight.
-      effects: composeEffects({ applyStatus: async () => { entered = true; await gate; } }),
+      effects: composeEffects({
+        applyStatus: async () => {
+          entered = true;
+          await gate;
+        },
+      }),
       relay: { pollIntervalMs: 200 },
       worker: { workflowBundle: await sharedWorkflowBundle() },
     });
@@ -46,10 +54,28 @@ describe('worker runtime heartbeat', () => {
       const jobId = newId('job');
       await tdb.db.transaction(async (tx) => {
         await insertWebhookEvent(tx, ws, {
-          id: eventId, source: 'messaging', topic: 'message_status', requestId: newId('request'), signatureValid: true, headers: {}, query: {},
-          bodyHash: sha256Hex(body), rawBody: body, bodySize: body.length, summary: {}, normalizationStatus: 'pending', responseStatus: 200, receivedAt: new Date(),
+          id: eventId,
+          source: 'messaging',
+          topic: 'message_status',
+          requestId: newId('request'),
+          signatureValid: true,
+          headers: {},
+          query: {},
+          bodyHash: sha256Hex(body),
+          rawBody: body,
+          bodySize: body.length,
+          summary: {},
+          normalizationStatus: 'pending',
+          responseStatus: 200,
+          receivedAt: new Date(),
         });
-        await enqueueOutboxJob(tx, ws, { id: jobId, jobType: PROCESS_WEBHOOK_EVENT, dedupKey: webhookDedupKey({ source: 'messaging', deliveryId: null, webhookEventId: eventId }), payload: { webhookEventId: eventId }, now: new Date() });
+        await enqueueOutboxJob(tx, ws, {
+          id: jobId,
+          jobType: PROCESS_WEBHOOK_EVENT,
+          dedupKey: webhookDedupKey({ source: 'messaging', deliveryId: null, webhookEventId: eventId }),
+          payload: { webhookEventId: eventId },
+          now: new Date(),
+        });
       });
       await waitFor(async () => entered, { what: 'effect entered' });
       await waitFor(async () => (await getWorkerStatus(tdb.db, new Date())) === 'busy', { what: 'busy' });
@@ -68,7 +94,11 @@ describe('worker runtime heartbeat', () => {
   it('a worker that stopped beating goes stale after the heartbeat window', async () => {
     await tdb.pool.query(`DELETE FROM worker_heartbeats`);
     const runtime = await startWorkerRuntime({
-      db: tdb.db, databaseUrl: tdb.url, log, heartbeatIntervalMs: 100, relay: false,
+      db: tdb.db,
+      databaseUrl: tdb.url,
+      log,
+      heartbeatIntervalMs: 100,
+      relay: false,
       temporal: { address: process.env.TEMPORAL_ADDRESS!, namespace: 'default', taskQueue: `test-runtime-${randomBytes(4).toString('hex')}` },
       worker: { workflowBundle: await sharedWorkflowBundle() },
     });

@@ -61,21 +61,43 @@ export async function storeDelivery(
   const body = Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body);
   await db.transaction(async (tx) => {
     await tx.insert(webhookEvents).values({
-      id: webhookEventId, workspaceId, source: input.source ?? 'messaging', topic: input.topic ?? 'messages',
-      requestId: newId('request'), deliveryId: null, signatureValid: true, headers: {}, query: {},
-      bodyHash: 'test', rawBody: body, bodySize: body.length, summary: {}, normalizationStatus: 'pending',
-      responseStatus: 200, receivedAt: now,
+      id: webhookEventId,
+      workspaceId,
+      source: input.source ?? 'messaging',
+      topic: input.topic ?? 'messages',
+      requestId: newId('request'),
+      deliveryId: null,
+      signatureValid: true,
+      headers: {},
+      query: {},
+      bodyHash: 'test',
+      rawBody: body,
+      bodySize: body.length,
+      summary: {},
+      normalizationStatus: 'pending',
+      responseStatus: 200,
+      receivedAt: now,
     });
     await tx.insert(outboxJobs).values({
-      id: jobId, workspaceId, jobType: PROCESS_WEBHOOK_EVENT, status: 'pending', dedupKey: `event:${webhookEventId}`,
-      payload: { webhookEventId }, availableAt: now, createdAt: now, updatedAt: now,
+      id: jobId,
+      workspaceId,
+      jobType: PROCESS_WEBHOOK_EVENT,
+      status: 'pending',
+      dedupKey: `event:${webhookEventId}`,
+      payload: { webhookEventId },
+      availableAt: now,
+      createdAt: now,
+      updatedAt: now,
     });
     if (input.notify !== false) await tx.execute(sql`SELECT pg_notify(${OUTBOX_CHANNEL}, ${jobId})`);
   });
   return { webhookEventId, jobId };
 }
 
-export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | null | undefined | false>,
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
   for (;;) {
     const v = await fn();

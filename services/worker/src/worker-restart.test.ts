@@ -5,8 +5,16 @@ import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { composeEffects, webhookWorkflowId } from '@mos/workflows';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
 import {
-  connectTestClient, fixtureBody, maybeRecordHistory, seedWorkspace, sharedWorkflowBundle, storeDelivery, temporalAddress, testLog,
-  uniqueTaskQueue, waitFor,
+  connectTestClient,
+  fixtureBody,
+  maybeRecordHistory,
+  seedWorkspace,
+  sharedWorkflowBundle,
+  storeDelivery,
+  temporalAddress,
+  testLog,
+  uniqueTaskQueue,
+  waitFor,
 } from './testing';
 
 /**
@@ -54,13 +62,16 @@ it('a worker shut down mid-workflow is replaced and the run completes without lo
   const appliedOnFirst: string[] = [];
   // Never settles: the first worker's effect is stuck when the worker goes away.
   const stuck = new Promise<void>(() => {});
-  const first = await start({
-    applyInbound: async (_ws, family) => {
-      startedOnFirst.push(family.providerMessageId);
-      await stuck;
-      appliedOnFirst.push(family.providerMessageId);
+  const first = await start(
+    {
+      applyInbound: async (_ws, family) => {
+        startedOnFirst.push(family.providerMessageId);
+        await stuck;
+        appliedOnFirst.push(family.providerMessageId);
+      },
     },
-  }, true);
+    true,
+  );
 
   const { webhookEventId, jobId } = await storeDelivery(tdb.db, ws, { body: fixtureBody('inbound-image') });
   await waitFor(async () => startedOnFirst.length > 0, { what: 'the first worker to block in its effect' });
@@ -74,7 +85,10 @@ it('a worker shut down mid-workflow is replaced and the run completes without lo
 
   const result = await temporal.client.workflow.getHandle(webhookWorkflowId(webhookEventId)).result();
   expect(result).toMatchObject({ status: 'processed', topic: 'messages', familyCount: 2 });
-  const deliveries = await tdb.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.workspaceId, ws), eq(webhookDeliveries.jobId, jobId)));
+  const deliveries = await tdb.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.workspaceId, ws), eq(webhookDeliveries.jobId, jobId)));
   expect(deliveries).toHaveLength(1);
   expect(deliveries[0]).toMatchObject({ id: result.deliveryId, status: 'processed' });
   const [job] = await tdb.db.select().from(outboxJobs).where(eq(outboxJobs.id, jobId));

@@ -14,7 +14,13 @@ import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './
 /** Worker knobs we tune (see docs/benchmarks.md); everything else keeps Temporal's defaults. */
 export type WorkerTuning = Pick<
   WorkerOptions,
-  'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows' | 'maxConcurrentActivityTaskPolls' | 'maxConcurrentWorkflowTaskPolls' | 'shutdownGraceTime' | 'workflowBundle'
+  | 'maxConcurrentActivityTaskExecutions'
+  | 'maxConcurrentWorkflowTaskExecutions'
+  | 'maxCachedWorkflows'
+  | 'maxConcurrentActivityTaskPolls'
+  | 'maxConcurrentWorkflowTaskPolls'
+  | 'shutdownGraceTime'
+  | 'workflowBundle'
 >;
 
 export interface WorkerRuntimeOptions {
@@ -92,7 +98,15 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
   const relay =
     opts.relay === false
       ? null
-      : createOutboxRelay({ db: opts.db, databaseUrl: opts.databaseUrl, temporal: temporalClient.get, taskQueue: opts.temporal.taskQueue, log, clock, ...opts.relay });
+      : createOutboxRelay({
+          db: opts.db,
+          databaseUrl: opts.databaseUrl,
+          temporal: temporalClient.get,
+          taskQueue: opts.temporal.taskQueue,
+          log,
+          clock,
+          ...opts.relay,
+        });
   let worker: Worker | null = null;
 
   const busy = () => {
@@ -101,8 +115,18 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
     return (s && (s.numInFlightActivities > 0 || s.numInFlightWorkflowActivations > 0)) || recentDispatch ? 'busy' : 'idle';
   };
   const heartbeat: Heartbeat = startHeartbeat({
-    db: opts.db, workerId, clock, log, intervalMs: opts.heartbeatIntervalMs, status: busy,
-    details: () => ({ taskQueue: opts.temporal.taskQueue, pid: process.pid, temporal: worker ? worker.getState() : 'connecting', relay: relay ? { ...relay.stats } : null }),
+    db: opts.db,
+    workerId,
+    clock,
+    log,
+    intervalMs: opts.heartbeatIntervalMs,
+    status: busy,
+    details: () => ({
+      taskQueue: opts.temporal.taskQueue,
+      pid: process.pid,
+      temporal: worker ? worker.getState() : 'connecting',
+      relay: relay ? { ...relay.stats } : null,
+    }),
   });
   relay?.start();
 

@@ -62,18 +62,25 @@ describe('workflow code source', () => {
     // A worker on that file runs a delivery through the webhook workflow.
     const tdb = await createTestDatabase();
     const runtime = await startWorkerRuntime({
-      db: tdb.db, databaseUrl: tdb.url, log: testLog, effects: composeEffects(),
+      db: tdb.db,
+      databaseUrl: tdb.url,
+      log: testLog,
+      effects: composeEffects(),
       temporal: { address: temporalAddress(), namespace: 'default', taskQueue: uniqueTaskQueue('bundle') },
-      relay: { pollIntervalMs: 250 }, heartbeatIntervalMs: 1_000,
+      relay: { pollIntervalMs: 250 },
+      heartbeatIntervalMs: 1_000,
       worker: { workflowBundle: { codePath: out } },
     });
     try {
       const ws = await seedWorkspace(tdb.db);
       const { jobId } = await storeDelivery(tdb.db, ws, { body: fixtureBody('inbound-text') });
-      const job = await waitFor(async () => {
-        const [row] = await tdb.db.select().from(outboxJobs).where(eq(outboxJobs.id, jobId));
-        return row?.status === 'completed' || row?.status === 'failed' ? row : null;
-      }, { timeoutMs: 30_000, what: 'the job to finish' });
+      const job = await waitFor(
+        async () => {
+          const [row] = await tdb.db.select().from(outboxJobs).where(eq(outboxJobs.id, jobId));
+          return row?.status === 'completed' || row?.status === 'failed' ? row : null;
+        },
+        { timeoutMs: 30_000, what: 'the job to finish' },
+      );
       expect(job.status).toBe('completed');
     } finally {
       await runtime.stop();

@@ -16,7 +16,12 @@ describe('purgeRetentionBatch: versions and reactions of messages we never store
   let ws: string;
   const old = new Date('2025-05-01T00:00:00Z');
   const cutoff = '2025-07-01T00:00:00.000Z';
-  const activities = () => createRetentionActivities({ db: tdb.db, log: createLogger({ name: 'retention-test', level: 'silent' }), clock: fixedClock(new Date('2025-09-01T00:00:00Z')) });
+  const activities = () =>
+    createRetentionActivities({
+      db: tdb.db,
+      log: createLogger({ name: 'retention-test', level: 'silent' }),
+      clock: fixedClock(new Date('2025-09-01T00:00:00Z')),
+    });
   const q = async (sql: string) => (await tdb.pool.query(sql, [ws])).rows[0].n as number;
 
   beforeAll(async () => {
@@ -25,14 +30,31 @@ describe('purgeRetentionBatch: versions and reactions of messages we never store
     const contact = await resolveContact(tdb.db, ws, { phoneNumber: '+16505551234', userId: null }, { at: old });
     for (let i = 0; i < 3; i++) {
       const at = new Date(old.getTime() + i * 60_000);
-      await upsertReaction(tdb.db, ws, { reactedToMessageId: `wamid.theirs-${i}`, contactId: contact.id, providerMessageId: `wamid.r-${i}`, emoji: '👍', occurredAt: at });
+      await upsertReaction(tdb.db, ws, {
+        reactedToMessageId: `wamid.theirs-${i}`,
+        contactId: contact.id,
+        providerMessageId: `wamid.r-${i}`,
+        emoji: '👍',
+        occurredAt: at,
+      });
       await recordRevision(tdb.db, ws, {
-        kind: 'edit', providerMessageId: `wamid.e-${i}`, messageProviderId: `wamid.never-${i}`, contactId: contact.id, occurredAt: at,
-        content: { kind: 'text', body: 'secret words' }, text: 'secret words',
+        kind: 'edit',
+        providerMessageId: `wamid.e-${i}`,
+        messageProviderId: `wamid.never-${i}`,
+        contactId: contact.id,
+        occurredAt: at,
+        content: { kind: 'text', body: 'secret words' },
+        text: 'secret words',
       });
     }
     // Newer than the cutoff: stays.
-    await upsertReaction(tdb.db, ws, { reactedToMessageId: 'wamid.theirs-new', contactId: contact.id, providerMessageId: 'wamid.r-new', emoji: '🎉', occurredAt: new Date('2025-08-20T00:00:00Z') });
+    await upsertReaction(tdb.db, ws, {
+      reactedToMessageId: 'wamid.theirs-new',
+      contactId: contact.id,
+      providerMessageId: 'wamid.r-new',
+      emoji: '🎉',
+      occurredAt: new Date('2025-08-20T00:00:00Z'),
+    });
   });
   afterAll(async () => tdb?.drop());
 

@@ -1,7 +1,14 @@
 import { sha256Hex, type Clock } from '@mos/core';
 import {
-  deleteReactionsBefore, deleteStatusesBefore, getWorkspace, listRetentionWorkspaces, purgeEnvelopeBodiesBefore, purgeMessageContentBefore,
-  purgeVersionContentBefore, writeAuditLog, type Db,
+  deleteReactionsBefore,
+  deleteStatusesBefore,
+  getWorkspace,
+  listRetentionWorkspaces,
+  purgeEnvelopeBodiesBefore,
+  purgeMessageContentBefore,
+  purgeVersionContentBefore,
+  writeAuditLog,
+  type Db,
 } from '@mos/db';
 import type { Logger } from '@mos/config';
 import type { RetentionCounts } from './contract';

@@ -22,17 +22,43 @@ async function seedAt(db: Db, workspaceId: string, n: number, at: Date): Promise
   const ts = String(at.getTime() / 1000);
   const envelope = {
     object: 'messaging_business_account',
-    entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: {
-      messaging_product: 'whatsapp', metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
-      contacts: [{ profile: { name: `Person ${n}` }, wa_id: `3933300000${n}` }],
-      messages: [{ from: `3933300000${n}`, id: `wamid.in-${workspaceId}-${n}-${ts}`, timestamp: ts, type: 'text', text: { body: `secret words ${n}` } }],
-      statuses: [{ id: `wamid.out-${workspaceId}-${n}-${ts}`, status: 'delivered', timestamp: ts, recipient_id: `3933300000${n}` }],
-    } }] }],
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
+              contacts: [{ profile: { name: `Person ${n}` }, wa_id: `3933300000${n}` }],
+              messages: [
+                { from: `3933300000${n}`, id: `wamid.in-${workspaceId}-${n}-${ts}`, timestamp: ts, type: 'text', text: { body: `secret words ${n}` } },
+              ],
+              statuses: [{ id: `wamid.out-${workspaceId}-${n}-${ts}`, status: 'delivered', timestamp: ts, recipient_id: `3933300000${n}` }],
+            },
+          },
+        ],
+      },
+    ],
   };
   const body = Buffer.from(JSON.stringify(envelope));
   await db.insert(webhookEvents).values({
-    id: newId('webhookEvent', at.getTime()), workspaceId, source: 'messaging', topic: 'messages', requestId: newId('request'), signatureValid: true,
-    headers: {}, query: {}, bodyHash: 'h', rawBody: body, bodySize: body.length, summary: {}, normalizationStatus: 'processed', responseStatus: 200, receivedAt: at,
+    id: newId('webhookEvent', at.getTime()),
+    workspaceId,
+    source: 'messaging',
+    topic: 'messages',
+    requestId: newId('request'),
+    signatureValid: true,
+    headers: {},
+    query: {},
+    bodyHash: 'h',
+    rawBody: body,
+    bodySize: body.length,
+    summary: {},
+    normalizationStatus: 'processed',
+    responseStatus: 200,
+    receivedAt: at,
   });
   const effects = composeEffects(createContactEffects({ db, log }));
   for (const family of normalizeEnvelope(envelope).events) await applyFamily(effects, workspaceId, family);
@@ -101,7 +127,12 @@ describe('retention purge (real Temporal, injectable clock)', () => {
     const workflowId = `retention-test-${newId('request')}`;
     const result = await purge(a, 2, workflowId);
     await maybeRecord('retention-purge-batches', workflowId);
-    expect(result).toMatchObject({ skipped: false, cutoff: '2025-08-02T00:00:00.000Z', batches: 2, counts: { messages: 3, webhookEvents: 3, deliveryStatuses: 3 } });
+    expect(result).toMatchObject({
+      skipped: false,
+      cutoff: '2025-08-02T00:00:00.000Z',
+      batches: 2,
+      counts: { messages: 3, webhookEvents: 3, deliveryStatuses: 3 },
+    });
     // Rows stay (counts survive); only content older than 30 days is gone.
     expect(await state(a)).toEqual({ withBody: 2, messages: 7, rawBodies: 2, statuses: 2 });
     const old = await tdb.pool.query(`SELECT body, content_removed_at, status FROM messages WHERE workspace_id = $1 AND sent_at < '2025-08-01'`, [a]);
@@ -112,7 +143,11 @@ describe('retention purge (real Temporal, injectable clock)', () => {
     expect(await state(b)).toEqual({ withBody: 7, messages: 7, rawBodies: 7, statuses: 7 });
 
     const [entry] = await listAuditLogs(tdb.db, a, { limit: 1, action: 'retention.purge' });
-    expect(entry).toMatchObject({ actorId: 'system', targetId: a, details: { cutoff: '2025-08-02T00:00:00.000Z', days: 30, batches: 2, messages: 3, webhookEvents: 3, deliveryStatuses: 3 } });
+    expect(entry).toMatchObject({
+      actorId: 'system',
+      targetId: a,
+      details: { cutoff: '2025-08-02T00:00:00.000Z', days: 30, batches: 2, messages: 3, webhookEvents: 3, deliveryStatuses: 3 },
+    });
   });
 
   it('is idempotent, and follows the clock', async () => {
@@ -145,7 +180,10 @@ describe('retention purge (real Temporal, injectable clock)', () => {
       expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType: 'retentionSweep', taskQueue });
       expect(desc.spec.calendars?.[0]).toMatchObject({ hour: [{ start: 4, end: 4, step: 1 }], minute: [{ start: 5, end: 5, step: 1 }] });
     } finally {
-      await client.schedule.getHandle(scheduleId).delete().catch(() => {});
+      await client.schedule
+        .getHandle(scheduleId)
+        .delete()
+        .catch(() => {});
     }
   });
 });

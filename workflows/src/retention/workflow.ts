@@ -1,8 +1,6 @@
 import { continueAsNew, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { RetentionActivities } from './activities';
-import {
-  NO_RETENTION_COUNTS, RETENTION_BATCH_SIZE, type RetentionCounts, type RetentionPurgeInput, type RetentionPurgeResult,
-} from './contract';
+import { NO_RETENTION_COUNTS, RETENTION_BATCH_SIZE, type RetentionCounts, type RetentionPurgeInput, type RetentionPurgeResult } from './contract';
 
 const { listRetentionTargets, retentionCutoff, purgeRetentionBatch, recordRetentionPurge } = proxyActivities<RetentionActivities>({
   startToCloseTimeout: '2 minutes',
@@ -59,7 +57,14 @@ export async function retentionSweep(): Promise<RetentionPurgeResult[]> {
     try {
       results.push(await executeChild(retentionPurge, { args: [{ workspaceId: t.workspaceId }], workflowId: `${workflowInfo().workflowId}-${t.workspaceId}` }));
     } catch (err) {
-      results.push({ workspaceId: t.workspaceId, skipped: true, cutoff: null, batches: 0, counts: NO_RETENTION_COUNTS, error: err instanceof Error ? err.message : String(err) });
+      results.push({
+        workspaceId: t.workspaceId,
+        skipped: true,
+        cutoff: null,
+        batches: 0,
+        counts: NO_RETENTION_COUNTS,
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
   }
   return results;

@@ -46,7 +46,10 @@ const activitiesWith = (provider: ProviderClient) => createTemplateActivities({ 
 const httpProvider = () => createProviderClient({ baseUrl, apiVersion: 'v23.0', timeoutMs: 2_000 });
 
 async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApplicationFailure);
   return err as ApplicationFailure;
 }
@@ -66,7 +69,9 @@ describe('syncTemplatePage failures and skips', () => {
   });
 
   it('without a provider configured, a page fails non-retryably as ProviderRejected', async () => {
-    const failure = await failureOf(activitiesWith(providerClientFromEnv({ PROVIDER_API_VERSION: 'v23.0' })).syncTemplatePage({ workspaceId: withToken, pageSize: 10 }));
+    const failure = await failureOf(
+      activitiesWith(providerClientFromEnv({ PROVIDER_API_VERSION: 'v23.0' })).syncTemplatePage({ workspaceId: withToken, pageSize: 10 }),
+    );
     expect(failure).toMatchObject({ type: TemplateSyncFailureType.ProviderRejected, nonRetryable: true });
     expect(failure.message).toMatch(/no provider configured/i);
   });
@@ -80,7 +85,12 @@ describe('syncTemplatePage failures and skips', () => {
 
   it('a provider 5xx is thrown as is, so Temporal retries the page', async () => {
     answer = { status: 503, body: { error: { message: 'Service temporarily unavailable', code: 2, is_transient: true } } };
-    const err = await activitiesWith(httpProvider()).syncTemplatePage({ workspaceId: withToken, pageSize: 10 }).then(() => null, (e: unknown) => e);
+    const err = await activitiesWith(httpProvider())
+      .syncTemplatePage({ workspaceId: withToken, pageSize: 10 })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(err).not.toBeInstanceOf(ApplicationFailure);
     expect(err).toMatchObject({ name: 'ProviderError', retryable: true });
   });

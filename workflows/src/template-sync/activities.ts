@@ -28,7 +28,12 @@ export function createTemplateActivities(deps: TemplateActivityDeps) {
   return {
     async syncTemplatePage(input: TemplateSyncPageInput): Promise<TemplateSyncPageResult> {
       const ws = await getWorkspace(deps.db, input.workspaceId);
-      if (!ws) throw ApplicationFailure.create({ type: TemplateSyncFailureType.WorkspaceNotFound, message: `workspace ${input.workspaceId} not found`, nonRetryable: true });
+      if (!ws)
+        throw ApplicationFailure.create({
+          type: TemplateSyncFailureType.WorkspaceNotFound,
+          message: `workspace ${input.workspaceId} not found`,
+          nonRetryable: true,
+        });
       if (!ws.wabaId) return { upserted: 0, skipped: 'no_waba' };
       const accessToken = await deps.vault.get(deps.db, ws.id, 'provider-access-token');
       if (!accessToken) return { upserted: 0, skipped: 'no_access_token' };
@@ -38,7 +43,12 @@ export function createTemplateActivities(deps: TemplateActivityDeps) {
       } catch (err) {
         // 4xx (bad token, unknown account) will not heal by retrying; 5xx and timeouts might.
         if (isProviderError(err) && !err.retryable) {
-          throw ApplicationFailure.create({ type: TemplateSyncFailureType.ProviderRejected, message: err.userMessage, nonRetryable: true, details: [err.error] });
+          throw ApplicationFailure.create({
+            type: TemplateSyncFailureType.ProviderRejected,
+            message: err.userMessage,
+            nonRetryable: true,
+            details: [err.error],
+          });
         }
         throw err;
       }

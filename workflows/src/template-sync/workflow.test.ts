@@ -4,8 +4,13 @@ import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@tempo
 import { maybeRecordHistory, startStubWorker, type StubWorker } from '../testing/temporal';
 import type { TemplateActivities } from './activities';
 import {
-  TEMPLATE_SYNC_ALL_WORKFLOW_TYPE, TEMPLATE_SYNC_WORKFLOW_TYPE, TemplateSyncFailureType, type TemplateSyncAllResult, type TemplateSyncPageInput,
-  type TemplateSyncPageResult, type TemplateSyncResult,
+  TEMPLATE_SYNC_ALL_WORKFLOW_TYPE,
+  TEMPLATE_SYNC_WORKFLOW_TYPE,
+  TemplateSyncFailureType,
+  type TemplateSyncAllResult,
+  type TemplateSyncPageInput,
+  type TemplateSyncPageResult,
+  type TemplateSyncResult,
 } from './contract';
 
 /**
@@ -32,14 +37,18 @@ const activities: TemplateActivities = {
 };
 
 /** A provider holding `total` templates, served `pageSize` at a time with opaque cursors. */
-const paged = (total: number): Pages => (input) => {
-  const offset = input.after ? Number(input.after.replace('cursor-', '')) : 0;
-  const upserted = Math.max(0, Math.min(input.pageSize, total - offset));
-  return offset + upserted < total ? { upserted, next: `cursor-${offset + upserted}` } : { upserted };
-};
-const rejecting = (type: TemplateSyncFailureType): Pages => () => {
-  throw ApplicationFailure.create({ type, message: `provider said no (${type})`, nonRetryable: true });
-};
+const paged =
+  (total: number): Pages =>
+  (input) => {
+    const offset = input.after ? Number(input.after.replace('cursor-', '')) : 0;
+    const upserted = Math.max(0, Math.min(input.pageSize, total - offset));
+    return offset + upserted < total ? { upserted, next: `cursor-${offset + upserted}` } : { upserted };
+  };
+const rejecting =
+  (type: TemplateSyncFailureType): Pages =>
+  () => {
+    throw ApplicationFailure.create({ type, message: `provider said no (${type})`, nonRetryable: true });
+  };
 
 let worker: StubWorker;
 beforeAll(async () => {
@@ -56,7 +65,11 @@ const newWorkspace = (pages: Pages) => {
 };
 const callsFor = (workspaceId: string) => calls.filter((c) => c.workspaceId === workspaceId).map(({ after, pageSize }) => ({ after, pageSize }));
 const sync = (workspaceId: string, pageSize?: number, workflowId = `template-sync-test-${randomBytes(6).toString('hex')}`) =>
-  worker.client.workflow.execute(TEMPLATE_SYNC_WORKFLOW_TYPE, { taskQueue: worker.taskQueue, workflowId, args: [{ workspaceId, pageSize }] }) as Promise<TemplateSyncResult>;
+  worker.client.workflow.execute(TEMPLATE_SYNC_WORKFLOW_TYPE, {
+    taskQueue: worker.taskQueue,
+    workflowId,
+    args: [{ workspaceId, pageSize }],
+  }) as Promise<TemplateSyncResult>;
 
 describe('templateSync (stub activities)', () => {
   it("follows the provider's cursors page by page to the last page", async () => {
@@ -74,7 +87,10 @@ describe('templateSync (stub activities)', () => {
   it("asks for the provider's default page size of 100 when none is given", async () => {
     const ws = newWorkspace(paged(150));
     expect(await sync(ws)).toEqual({ workspaceId: ws, pages: 2, upserted: 150 });
-    expect(callsFor(ws)).toEqual([{ after: undefined, pageSize: 100 }, { after: 'cursor-100', pageSize: 100 }]);
+    expect(callsFor(ws)).toEqual([
+      { after: undefined, pageSize: 100 },
+      { after: 'cursor-100', pageSize: 100 },
+    ]);
   });
 
   it('stops at a skipped page and says why', async () => {
@@ -82,23 +98,32 @@ describe('templateSync (stub activities)', () => {
     expect(await sync(ws)).toEqual({ workspaceId: ws, pages: 0, upserted: 0, skipped: 'no_access_token' });
   });
 
-  it.each([TemplateSyncFailureType.ProviderRejected, TemplateSyncFailureType.WorkspaceNotFound])('fails on %s after one attempt, with that type', async (type) => {
-    const ws = newWorkspace(rejecting(type));
-    const workflowId = `template-sync-failed-${randomBytes(6).toString('hex')}`;
-    const err = await sync(ws, 10, workflowId).then(() => null, (e: unknown) => e);
-    expect(err).toBeInstanceOf(WorkflowFailedError);
-    const activity = (err as WorkflowFailedError).cause;
-    expect(activity).toBeInstanceOf(ActivityFailure);
-    expect(activity?.cause).toMatchObject({ type, nonRetryable: true });
-    expect(callsFor(ws)).toHaveLength(1);
-    if (type === TemplateSyncFailureType.ProviderRejected) await maybeRecordHistory(worker.client, 'template-sync-provider-rejected', workflowId);
-  });
+  it.each([TemplateSyncFailureType.ProviderRejected, TemplateSyncFailureType.WorkspaceNotFound])(
+    'fails on %s after one attempt, with that type',
+    async (type) => {
+      const ws = newWorkspace(rejecting(type));
+      const workflowId = `template-sync-failed-${randomBytes(6).toString('hex')}`;
+      const err = await sync(ws, 10, workflowId).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(WorkflowFailedError);
+      const activity = (err as WorkflowFailedError).cause;
+      expect(activity).toBeInstanceOf(ActivityFailure);
+      expect(activity?.cause).toMatchObject({ type, nonRetryable: true });
+      expect(callsFor(ws)).toHaveLength(1);
+      if (type === TemplateSyncFailureType.ProviderRejected) await maybeRecordHistory(worker.client, 'template-sync-provider-rejected', workflowId);
+    },
+  );
 
   it('a failure type the workflow lists as non-retryable is not retried even when thrown as retryable', async () => {
     const ws = newWorkspace(() => {
       throw ApplicationFailure.retryable('workspace vanished', TemplateSyncFailureType.WorkspaceNotFound);
     });
-    const err = await sync(ws).then(() => null, (e: unknown) => e);
+    const err = await sync(ws).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((err as WorkflowFailedError).cause?.cause).toMatchObject({ type: TemplateSyncFailureType.WorkspaceNotFound });
     expect(callsFor(ws)).toHaveLength(1);
   });
@@ -124,7 +149,11 @@ describe('templateSyncAll (stub activities)', () => {
     const c = newWorkspace(paged(1));
     workspaces = [a, b, c];
     const workflowId = `template-sync-all-${randomBytes(6).toString('hex')}`;
-    const result = (await worker.client.workflow.execute(TEMPLATE_SYNC_ALL_WORKFLOW_TYPE, { taskQueue: worker.taskQueue, workflowId, args: [] })) as TemplateSyncAllResult;
+    const result = (await worker.client.workflow.execute(TEMPLATE_SYNC_ALL_WORKFLOW_TYPE, {
+      taskQueue: worker.taskQueue,
+      workflowId,
+      args: [],
+    })) as TemplateSyncAllResult;
     expect(result).toEqual({ workspaces: 3 });
     expect(callsFor(a)).toEqual([{ after: undefined, pageSize: 100 }]);
     expect(callsFor(b)).toHaveLength(1);

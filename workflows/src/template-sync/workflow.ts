@@ -1,13 +1,23 @@
 import { executeChild, log, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
 import type { TemplateActivities } from './activities';
 import {
-  TEMPLATE_SYNC_NON_RETRYABLE_TYPES, templateSyncWorkflowId, type TemplateSyncAllResult, type TemplateSyncInput, type TemplateSyncResult,
+  TEMPLATE_SYNC_NON_RETRYABLE_TYPES,
+  templateSyncWorkflowId,
+  type TemplateSyncAllResult,
+  type TemplateSyncInput,
+  type TemplateSyncResult,
 } from './contract';
 
 // A page is one provider call plus upserts; provider outages retry with backoff for a while.
 const { syncTemplatePage, listTemplateSyncWorkspaces } = proxyActivities<TemplateActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20, nonRetryableErrorTypes: TEMPLATE_SYNC_NON_RETRYABLE_TYPES },
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 20,
+    nonRetryableErrorTypes: TEMPLATE_SYNC_NON_RETRYABLE_TYPES,
+  },
 });
 
 /**

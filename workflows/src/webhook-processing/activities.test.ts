@@ -37,10 +37,26 @@ describe('processEvent on bodies stored as unparseable', () => {
     const jobId = newId('job');
     const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
     await tdb.db.insert(webhookEvents).values({
-      id: webhookEventId, workspaceId, source: 'messaging', topic, requestId: newId('request'), deliveryId: null, signatureValid: true,
-      headers: {}, query: {}, bodyHash: 'test', rawBody: raw, bodySize: raw.length, summary: {}, normalizationStatus: 'pending', responseStatus: 200, receivedAt: new Date(),
+      id: webhookEventId,
+      workspaceId,
+      source: 'messaging',
+      topic,
+      requestId: newId('request'),
+      deliveryId: null,
+      signatureValid: true,
+      headers: {},
+      query: {},
+      bodyHash: 'test',
+      rawBody: raw,
+      bodySize: raw.length,
+      summary: {},
+      normalizationStatus: 'pending',
+      responseStatus: 200,
+      receivedAt: new Date(),
     });
-    await tdb.db.insert(outboxJobs).values({ id: jobId, workspaceId, jobType: PROCESS_WEBHOOK_EVENT, status: 'pending', dedupKey: `event:${webhookEventId}`, payload: { webhookEventId } });
+    await tdb.db
+      .insert(outboxJobs)
+      .values({ id: jobId, workspaceId, jobType: PROCESS_WEBHOOK_EVENT, status: 'pending', dedupKey: `event:${webhookEventId}`, payload: { webhookEventId } });
     return { workspaceId, webhookEventId, jobId, deliveryId: newId('delivery') };
   }
 
@@ -48,7 +64,10 @@ describe('processEvent on bodies stored as unparseable', () => {
     new MockActivityEnvironment().run(createProcessEvent({ db: tdb.db, log, clock: systemClock, effects }), input);
 
   async function failure(input: Awaited<ReturnType<typeof store>>): Promise<ApplicationFailure> {
-    const err = await run(input).then(() => null, (e: unknown) => e);
+    const err = await run(input).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect((err as ApplicationFailure).nonRetryable).toBe(true);
     return err as ApplicationFailure;
@@ -57,7 +76,9 @@ describe('processEvent on bodies stored as unparseable', () => {
   it('invalid_payload: an unknown object is named (escaped), with what mos reads instead', async () => {
     const err = await failure(await store('invalid_payload', '{"object":"page\\n\\"x","entry":[]}'));
     expect(err.type).toBe(WebhookFailureType.InvalidPayload);
-    expect(err.message).toBe('the envelope\'s object is "page\\u{a}\\"x"; mos reads whatsapp_business_account (and the spec\'s messaging_business_account) deliveries');
+    expect(err.message).toBe(
+      'the envelope\'s object is "page\\u{a}\\"x"; mos reads whatsapp_business_account (and the spec\'s messaging_business_account) deliveries',
+    );
   });
 
   it('invalid_payload: a missing part is named by its path, no values', async () => {
@@ -77,7 +98,9 @@ describe('processEvent on bodies stored as unparseable', () => {
     const result = await run(input);
     expect(result).toMatchObject({ status: 'processed', topic: 'unknown', familyCount: 1 });
     expect(await findDeliveryForJob(tdb.db, workspaceId, input.jobId)).toMatchObject({
-      status: 'processed', topic: 'unknown', families: [{ family: 'template.updated', ref: '1689556908129832', detail: 'status:approved' }],
+      status: 'processed',
+      topic: 'unknown',
+      families: [{ family: 'template.updated', ref: '1689556908129832', detail: 'status:approved' }],
     });
     // The event row no longer says invalid_payload: it takes today's topic and summary.
     const [row] = (await tdb.pool.query('SELECT topic, summary, normalization_status FROM webhook_events WHERE id = $1', [input.webhookEventId])).rows;
@@ -118,20 +141,30 @@ describe('processEvent: what reaches the database and what a failure says', () =
       entry: [
         {
           id: '102290129340398',
-          changes: [{
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
-              contacts: [{ profile: { name: 'Sheena\u0000Nelson' }, wa_id: '16505551234' }],
-              messages: [{
-                from: '16505551234', id: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=', timestamp: '1749416383', type: 'text',
-                text: { body: 'Does it come\u0000in another color?' },
-              }],
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
+                contacts: [{ profile: { name: 'Sheena\u0000Nelson' }, wa_id: '16505551234' }],
+                messages: [
+                  {
+                    from: '16505551234',
+                    id: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=',
+                    timestamp: '1749416383',
+                    type: 'text',
+                    text: { body: 'Does it come\u0000in another color?' },
+                  },
+                ],
+              },
             },
-          }],
+          ],
         },
-        { ...alertEntry, changes: [{ ...alertChange, value: { ...alertChange.value, alert_info: { ...alertChange.value.alert_info, alert_description: 'a\u0000b' } } }] },
+        {
+          ...alertEntry,
+          changes: [{ ...alertChange, value: { ...alertChange.value, alert_info: { ...alertChange.value.alert_info, alert_description: 'a\u0000b' } } }],
+        },
       ],
     };
   };
@@ -141,17 +174,36 @@ describe('processEvent: what reaches the database and what a failure says', () =
     const jobId = newId('job');
     const raw = Buffer.from(JSON.stringify(body));
     await tdb.db.insert(webhookEvents).values({
-      id: webhookEventId, workspaceId, source: 'messaging', topic: 'messages', requestId: newId('request'), deliveryId: null, signatureValid: true,
-      headers: {}, query: {}, bodyHash: 'test', rawBody: raw, bodySize: raw.length, summary: {}, normalizationStatus: 'pending', responseStatus: 200, receivedAt: new Date(),
+      id: webhookEventId,
+      workspaceId,
+      source: 'messaging',
+      topic: 'messages',
+      requestId: newId('request'),
+      deliveryId: null,
+      signatureValid: true,
+      headers: {},
+      query: {},
+      bodyHash: 'test',
+      rawBody: raw,
+      bodySize: raw.length,
+      summary: {},
+      normalizationStatus: 'pending',
+      responseStatus: 200,
+      receivedAt: new Date(),
     });
-    await tdb.db.insert(outboxJobs).values({ id: jobId, workspaceId, jobType: PROCESS_WEBHOOK_EVENT, status: 'pending', dedupKey: `event:${webhookEventId}`, payload: { webhookEventId } });
+    await tdb.db
+      .insert(outboxJobs)
+      .values({ id: jobId, workspaceId, jobType: PROCESS_WEBHOOK_EVENT, status: 'pending', dedupKey: `event:${webhookEventId}`, payload: { webhookEventId } });
     return { workspaceId, webhookEventId, jobId, deliveryId: newId('delivery') };
   }
   const run = (input: Awaited<ReturnType<typeof store>>, effects: FamilyEffects) =>
     new MockActivityEnvironment().run(createProcessEvent({ db: tdb.db, log, clock: systemClock, effects }), input);
 
   it('a NUL in a message text, a profile name or an account alert is stored as the text \\u0000, and the delivery processes', async () => {
-    const effects = composeEffects(createContactEffects({ db: tdb.db, log }), createAccountEffects({ db: tdb.db, clock: fixedClock(new Date('2026-01-01T00:00:00Z')) }));
+    const effects = composeEffects(
+      createContactEffects({ db: tdb.db, log }),
+      createAccountEffects({ db: tdb.db, clock: fixedClock(new Date('2026-01-01T00:00:00Z')) }),
+    );
     const input = await store(withNuls());
     expect(await run(input, effects)).toMatchObject({ status: 'processed', familyCount: 3 });
     const q = async (sql: string) => (await tdb.pool.query(sql, [workspaceId])).rows;
@@ -165,17 +217,22 @@ describe('processEvent: what reaches the database and what a failure says', () =
 
   const failing = (thrown: () => Promise<never>): FamilyEffects => composeEffects({ applyInbound: thrown });
   async function failure(effects: FamilyEffects): Promise<ApplicationFailure> {
-    const err = await run(await store(withNuls()), effects).then(() => null, (e: unknown) => e);
+    const err = await run(await store(withNuls()), effects).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ApplicationFailure);
     return err as ApplicationFailure;
   }
 
   it('a database error from an effect says only that, with its code; no query, no parameters; still retried', async () => {
-    const err = await failure(composeEffects({
-      applyInbound: async () => {
-        await tdb.pool.query('SELECT $1::int', ['Sheena Nelson +16505551234']);
-      },
-    }));
+    const err = await failure(
+      composeEffects({
+        applyInbound: async () => {
+          await tdb.pool.query('SELECT $1::int', ['Sheena Nelson +16505551234']);
+        },
+      }),
+    );
     expect(err).toMatchObject({ type: 'EffectFailed', nonRetryable: false });
     expect(err.message).toBe('applying a message.inbound family failed: database error 22P02');
     expect(JSON.stringify({ message: err.message, details: err.details, cause: err.cause })).not.toMatch(/16505551234|Sheena/);
@@ -188,15 +245,21 @@ describe('processEvent: what reaches the database and what a failure says', () =
     expect(viaDrizzle.message).toBe('applying a message.inbound family failed: database error 23503');
   });
 
-  it('any other error is named by its class only; an effect\'s own ApplicationFailure passes as it is', async () => {
-    const other = await failure(failing(async () => {
-      throw new TypeError('Sheena Nelson said "refund"');
-    }));
+  it("any other error is named by its class only; an effect's own ApplicationFailure passes as it is", async () => {
+    const other = await failure(
+      failing(async () => {
+        throw new TypeError('Sheena Nelson said "refund"');
+      }),
+    );
     expect(other).toMatchObject({ type: 'EffectFailed', nonRetryable: false });
     expect(other.message).toBe('applying a message.inbound family failed: TypeError thrown');
     const own = ApplicationFailure.create({ type: 'MissingContactIdentity', message: 'from has neither a phone number nor a user id', nonRetryable: true });
-    expect(await failure(failing(async () => {
-      throw own;
-    }))).toBe(own);
+    expect(
+      await failure(
+        failing(async () => {
+          throw own;
+        }),
+      ),
+    ).toBe(own);
   });
 });

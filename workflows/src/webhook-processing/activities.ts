@@ -95,8 +95,14 @@ export function createProcessEvent(deps: ActivityDeps) {
     if (done?.status === 'processed') {
       // Finish again in case the first attempt died between recording and returning.
       await finishWebhookProcessing(deps.db, workspaceId, {
-        deliveryId: done.id, webhookEventId, jobId, topic: done.topic, status: 'processed',
-        families: done.families, error: null, now: done.processedAt ?? deps.clock.now(),
+        deliveryId: done.id,
+        webhookEventId,
+        jobId,
+        topic: done.topic,
+        status: 'processed',
+        families: done.families,
+        error: null,
+        now: done.processedAt ?? deps.clock.now(),
       });
       return { deliveryId: done.id, status: 'processed', topic: done.topic, familyCount: done.families.length, skippedCount: 0 };
     }
@@ -181,7 +187,10 @@ export function createRecordFailure(deps: ActivityDeps) {
       error: `${input.type}: ${input.message}`.slice(0, 500),
       now: deps.clock.now(),
     });
-    deps.log.warn({ workspaceId: input.workspaceId, webhookEventId: input.webhookEventId, jobId: input.jobId, deliveryId: stored.id, type: input.type }, 'webhook event failed');
+    deps.log.warn(
+      { workspaceId: input.workspaceId, webhookEventId: input.webhookEventId, jobId: input.jobId, deliveryId: stored.id, type: input.type },
+      'webhook event failed',
+    );
   };
 }
 

@@ -41,7 +41,11 @@ function run(behaviour: Behaviour) {
   const webhookEventId = `evt_${randomBytes(8).toString('hex')}`;
   behaviours.set(webhookEventId, behaviour);
   const input: ProcessWebhookEventInput = { workspaceId: 'ws_stub', webhookEventId, jobId: `job_${webhookEventId}`, deliveryId: `del_${webhookEventId}` };
-  const result = worker.client.workflow.execute(WEBHOOK_WORKFLOW_TYPE, { taskQueue: worker.taskQueue, workflowId: `webhook-${webhookEventId}`, args: [input] }) as Promise<ProcessWebhookEventResult>;
+  const result = worker.client.workflow.execute(WEBHOOK_WORKFLOW_TYPE, {
+    taskQueue: worker.taskQueue,
+    workflowId: `webhook-${webhookEventId}`,
+    args: [input],
+  }) as Promise<ProcessWebhookEventResult>;
   return { input, result, attempts: () => attempts.get(webhookEventId), failures: () => failures.filter((f) => f.webhookEventId === webhookEventId) };
 }
 

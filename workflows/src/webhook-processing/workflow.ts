@@ -1,8 +1,6 @@
 import { ActivityFailure, ApplicationFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from './activities';
-import {
-  NON_RETRYABLE_TYPES, WebhookFailureType, type ProcessWebhookEventInput, type ProcessWebhookEventResult,
-} from './contract';
+import { NON_RETRYABLE_TYPES, WebhookFailureType, type ProcessWebhookEventInput, type ProcessWebhookEventResult } from './contract';
 
 // The job: transient failures (database restarts, a busy effect) retry with backoff for about
 // half an hour before the run is recorded as failed. Heartbeats detect a dead worker quickly.
@@ -37,7 +35,9 @@ export async function processWebhookEvent(input: ProcessWebhookEventInput): Prom
     const cause = err.cause instanceof ApplicationFailure ? err.cause : undefined;
     const type = !cause?.nonRetryable
       ? WebhookFailureType.RetriesExhausted
-      : cause.type && NON_RETRYABLE_TYPES.includes(cause.type) ? cause.type : WebhookFailureType.EffectRejected;
+      : cause.type && NON_RETRYABLE_TYPES.includes(cause.type)
+        ? cause.type
+        : WebhookFailureType.EffectRejected;
     const message = cause && type === WebhookFailureType.EffectRejected ? `${cause.type}: ${cause.message}` : (cause?.message ?? err.message);
     log.warn('webhook event failed permanently', { type, webhookEventId: input.webhookEventId });
     await recordFailure({ ...input, type, message });

@@ -80,6 +80,9 @@ export async function askAssistant(deps: AppDeps, scope: Scope, input: z.output<
   const started = Date.now();
   const answer = await complete(url, apiKey, { model: ws.llmModel, messages: buildAssistantPrompt(input.question, contexts) });
   const citations = citedContexts(answer, contexts).map((c) => ({ contactId: c.contactId, conversationId: c.conversationId }));
-  deps.log.info({ workspaceId: scope.workspaceId, actorId: scope.actorId, contexts: contexts.length, citations: citations.length, ms: Date.now() - started }, 'assistant answered');
+  deps.log.info(
+    { workspaceId: scope.workspaceId, actorId: scope.actorId, contexts: contexts.length, citations: citations.length, ms: Date.now() - started },
+    'assistant answered',
+  );
   return { answer, citations };
 }

@@ -1,10 +1,32 @@
 import { z } from 'zod';
 import {
-  AppError, LIMITS, pageSchema, REDACTED, redactContactIdentity, redactMessageContent, seesPersonalData, SUBSCRIBER_STATUS_SOURCES, SUBSCRIBER_STATUSES, isoOrNull, safeString,
+  AppError,
+  LIMITS,
+  pageSchema,
+  REDACTED,
+  redactContactIdentity,
+  redactMessageContent,
+  seesPersonalData,
+  SUBSCRIBER_STATUS_SOURCES,
+  SUBSCRIBER_STATUSES,
+  isoOrNull,
+  safeString,
 } from '@mos/core';
 import {
-  contactMessageIds, getContact, listContactConversations, listContactMessages, listContacts, listMessageReactions, listMessageRevisions,
-  searchContacts, updateContact, writeAuditLog, type ContactRow, type ConversationRow, type MessageReactionRow, type MessageRevisionRow,
+  contactMessageIds,
+  getContact,
+  listContactConversations,
+  listContactMessages,
+  listContacts,
+  listMessageReactions,
+  listMessageRevisions,
+  searchContacts,
+  updateContact,
+  writeAuditLog,
+  type ContactRow,
+  type ConversationRow,
+  type MessageReactionRow,
+  type MessageRevisionRow,
   type MessageRow,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
@@ -39,7 +61,6 @@ export const contactDetailView = contactView.extend({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-
 
 export const toContactView = (c: ContactRow): ContactView => ({
   id: c.id,
@@ -261,7 +282,11 @@ export const updateContactInput = z.object({
   id: idSchema,
   name: nullableText(200),
   email: safeString().trim().toLowerCase().email().max(320).nullable().optional(),
-  locale: safeString().trim().regex(/^[a-z]{2,3}(?:_[A-Z]{2})?$/, 'locale: a code such as en_US or it').nullable().optional(),
+  locale: safeString()
+    .trim()
+    .regex(/^[a-z]{2,3}(?:_[A-Z]{2})?$/, 'locale: a code such as en_US or it')
+    .nullable()
+    .optional(),
   externalReferenceId: nullableText(200),
   subscriberStatus: z.enum(SUBSCRIBER_STATUSES).optional(),
 });

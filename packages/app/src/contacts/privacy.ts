@@ -1,14 +1,23 @@
 import { z } from 'zod';
 import { AppError, anonymousPhoneToken, GDPR_EXPORT_VERSION, SUBSCRIBER_STATUS_SOURCES, SUBSCRIBER_STATUSES, isoOrNull, safeString } from '@mos/core';
 import {
-  anonymizeContactRow, findEnvelopesNamingContact, getContact, listContactConversations, listContactIdentityChanges, listContactMessages,
-  listContactReactions, listContactRevisions, listContactStatuses, listConversationWindows, redactEnvelopeBodies,
-  removeContactMessageContent, writeAuditLog,
+  anonymizeContactRow,
+  findEnvelopesNamingContact,
+  getContact,
+  listContactConversations,
+  listContactIdentityChanges,
+  listContactMessages,
+  listContactReactions,
+  listContactRevisions,
+  listContactStatuses,
+  listConversationWindows,
+  redactEnvelopeBodies,
+  removeContactMessageContent,
+  writeAuditLog,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
 import { conversationView, messageView, toConversationView, toMessageView } from './contacts';
 import type { Scope } from '../scope';
-
 
 /** Everything stored about one contact, as a versioned document (see docs/contacts.md). */
 export const gdprExportView = z.object({
@@ -100,7 +109,11 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
   const now = deps.clock.now();
   const conversations = await listContactConversations(deps.db, ws, contactId);
   const [windows, messages, statuses, versions, reactions, identityChanges, envelopes] = await Promise.all([
-    listConversationWindows(deps.db, ws, conversations.map((c) => c.id)),
+    listConversationWindows(
+      deps.db,
+      ws,
+      conversations.map((c) => c.id),
+    ),
     listContactMessages(deps.db, ws, contactId),
     listContactStatuses(deps.db, ws, contactId),
     listContactRevisions(deps.db, ws, contactId),
@@ -182,7 +195,12 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
     action: 'gdpr.export',
     actorId: scope.actorId,
     targetId: contactId,
-    details: { version: GDPR_EXPORT_VERSION, messages: doc.messages.length, deliveryHistory: doc.deliveryHistory.length, webhookEvents: doc.webhookEvents.length },
+    details: {
+      version: GDPR_EXPORT_VERSION,
+      messages: doc.messages.length,
+      deliveryHistory: doc.deliveryHistory.length,
+      webhookEvents: doc.webhookEvents.length,
+    },
   });
   return doc;
 }
@@ -211,7 +229,13 @@ export async function eraseContactData(deps: AppDeps, scope: Scope, contactId: s
     if (!contact) throw new AppError('not_found', { message: 'contact not found' });
     const alreadyErased = contact.anonymizedAt !== null;
     const envelopes = alreadyErased ? [] : await findEnvelopesNamingContact(tx, ws, contact);
-    const webhookEvents = await redactEnvelopeBodies(tx, ws, envelopes.map((e) => e.id), 'gdpr_erasure', now);
+    const webhookEvents = await redactEnvelopeBodies(
+      tx,
+      ws,
+      envelopes.map((e) => e.id),
+      'gdpr_erasure',
+      now,
+    );
     const messages = await removeContactMessageContent(tx, ws, contactId, now);
     if (!alreadyErased) await anonymizeContactRow(tx, ws, contactId, anonymousPhoneToken(), now);
     const erased = { messages, webhookEvents };

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { AppError, judgeMemberChange, ROLES, type MemberChange, type Role, safeString } from '@mos/core';
-import {
-  deleteMember, insertMember, isUniqueViolation, listMembers, lockMembers, updateMemberRole, writeAuditLog, type DbOrTx, type MemberRow,
-} from '@mos/db';
+import { deleteMember, insertMember, isUniqueViolation, listMembers, lockMembers, updateMemberRole, writeAuditLog, type DbOrTx, type MemberRow } from '@mos/db';
 import type { AppDeps } from '../deps';
 import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords';
 import type { Scope } from '../scope';
@@ -94,7 +92,12 @@ export async function changeMemberRole(deps: AppDeps, scope: Scope, memberId: st
   return deps.db.transaction(async (tx) => {
     const target = await lockTarget(tx, scope, memberId, (t) => ({ kind: 'setRole', targetRole: t.role, newRole: role, self: t.id === scope.actorId }));
     const row = await updateMemberRole(tx, scope.workspaceId, memberId, role);
-    await writeAuditLog(tx, scope.workspaceId, { action: 'member.role', actorId: scope.actorId, targetId: memberId, details: { role, previousRole: target.role } });
+    await writeAuditLog(tx, scope.workspaceId, {
+      action: 'member.role',
+      actorId: scope.actorId,
+      targetId: memberId,
+      details: { role, previousRole: target.role },
+    });
     return toMemberView(row!);
   });
 }

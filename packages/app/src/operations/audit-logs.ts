@@ -22,7 +22,11 @@ export function toAuditLogView(a: AuditLogRow): AuditLogView {
 export const listAuditLogsInput = pageSchema(LIMITS.auditLogs);
 
 /** GET /internal/audit-logs, tRPC auditLogs.list: newest first, the caller's workspace only. */
-export async function listWorkspaceAuditLogs(deps: AppDeps, scope: Scope, input: z.input<typeof listAuditLogsInput> = {}): Promise<{ auditLogEntries: AuditLogView[] }> {
+export async function listWorkspaceAuditLogs(
+  deps: AppDeps,
+  scope: Scope,
+  input: z.input<typeof listAuditLogsInput> = {},
+): Promise<{ auditLogEntries: AuditLogView[] }> {
   const { limit } = listAuditLogsInput.parse(input);
   const rows = await listAuditLogs(deps.db, scope.workspaceId, { limit });
   return { auditLogEntries: rows.map(toAuditLogView) };

@@ -25,7 +25,9 @@ describe('API key lifecycle', () => {
     expect(rows[0]!.keyHash).toBe(sha256Hex(created.key));
     expect(JSON.stringify(rows)).not.toContain(created.key);
     const listed = await listWorkspaceApiKeys(deps, scope);
-    expect(listed.apiKeys).toEqual([{ id: created.id, name: 'crm sync', prefix: created.prefix, createdAt: expect.any(String), lastUsedAt: null, revokedAt: null }]);
+    expect(listed.apiKeys).toEqual([
+      { id: created.id, name: 'crm sync', prefix: created.prefix, createdAt: expect.any(String), lastUsedAt: null, revokedAt: null },
+    ]);
     expect(JSON.stringify(listed)).not.toContain(created.key);
 
     expect(await authenticateApiKey(deps, created.key)).toEqual({ workspaceId: op.workspaceId, keyId: created.id });
@@ -44,7 +46,9 @@ describe('API key lifecycle', () => {
     const a = await seedOperator(deps);
     const b = await seedOperator(deps);
     const key = await createApiKey(deps, { workspaceId: a.workspaceId, actorId: a.memberId, role: a.role }, { name: 'a' });
-    await expect(revokeWorkspaceApiKey(deps, { workspaceId: b.workspaceId, actorId: b.memberId, role: b.role }, key.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(revokeWorkspaceApiKey(deps, { workspaceId: b.workspaceId, actorId: b.memberId, role: b.role }, key.id)).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect(await authenticateApiKey(deps, key.key)).toMatchObject({ workspaceId: a.workspaceId });
   });
 });

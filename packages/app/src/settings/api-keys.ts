@@ -29,7 +29,11 @@ export const createApiKeyInput = z.object({ name: safeString().trim().min(1).max
 const PREFIX_LENGTH = 12;
 
 /** The key is returned once, here; only its SHA-256 is stored. */
-export async function createApiKey(deps: AppDeps, scope: Scope, input: z.infer<typeof createApiKeyInput>): Promise<{ id: string; key: string; prefix: string; name: string }> {
+export async function createApiKey(
+  deps: AppDeps,
+  scope: Scope,
+  input: z.infer<typeof createApiKeyInput>,
+): Promise<{ id: string; key: string; prefix: string; name: string }> {
   const key = newToken('mos_live');
   const prefix = key.slice(0, PREFIX_LENGTH);
   return deps.db.transaction(async (tx) => {

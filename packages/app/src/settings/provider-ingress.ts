@@ -1,6 +1,11 @@
 import { AppError } from '@mos/core';
 import {
-  clearProviderIngressWorkspace, findProviderIngressWorkspace, findWorkspaceBySlug, setProviderIngressWorkspace, writeAuditLog, type DbOrTx,
+  clearProviderIngressWorkspace,
+  findProviderIngressWorkspace,
+  findWorkspaceBySlug,
+  setProviderIngressWorkspace,
+  writeAuditLog,
+  type DbOrTx,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
 

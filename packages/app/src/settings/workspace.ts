@@ -6,7 +6,9 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords';
 import { assignProviderIngress } from './provider-ingress';
 import type { Scope } from '../scope';
 
-const graphId = safeString().trim().regex(/^\d{5,32}$/, 'must be the numeric id the provider shows');
+const graphId = safeString()
+  .trim()
+  .regex(/^\d{5,32}$/, 'must be the numeric id the provider shows');
 
 /**
  * Strict: an unknown key is a 400, not silently dropped. `providerIngress` in particular is
@@ -18,7 +20,13 @@ export const providerSettingsInput = z.strictObject({
   phoneNumberId: graphId.nullable().optional(),
   dataRetentionDays: z.number().int().min(1).max(3650).nullable().optional(),
   /** The assistant's OpenAI-compatible endpoint (`{llmBaseUrl}/chat/completions`) and model. */
-  llmBaseUrl: safeString().trim().max(500).url().regex(/^https?:\/\//, 'must be an http(s) URL').nullable().optional(),
+  llmBaseUrl: safeString()
+    .trim()
+    .max(500)
+    .url()
+    .regex(/^https?:\/\//, 'must be an http(s) URL')
+    .nullable()
+    .optional(),
   llmModel: safeString().trim().min(1).max(200).nullable().optional(),
 });
 
@@ -70,9 +78,7 @@ export async function updateWorkspaceSettings(deps: AppDeps, scope: Scope, input
   });
 }
 
-export const slugSchema = safeString()
-  .trim()
-  .regex(WORKSPACE_SLUG_RE, 'slug: lowercase letters, digits and dashes, 1-64 characters');
+export const slugSchema = safeString().trim().regex(WORKSPACE_SLUG_RE, 'slug: lowercase letters, digits and dashes, 1-64 characters');
 
 export const bootstrapInput = z.object({
   workspace: slugSchema,

@@ -55,7 +55,12 @@ export async function createWorkspaceTemplate(deps: AppDeps, scope: Scope, input
   try {
     return await deps.db.transaction(async (tx) => {
       const row = await insertTemplate(tx, scope.workspaceId, { ...input, name }, deps.clock.now());
-      await writeAuditLog(tx, scope.workspaceId, { action: 'template.create', actorId: scope.actorId, targetId: row.id, details: { name, language: input.language } });
+      await writeAuditLog(tx, scope.workspaceId, {
+        action: 'template.create',
+        actorId: scope.actorId,
+        targetId: row.id,
+        details: { name, language: input.language },
+      });
       return toTemplateView(row);
     });
   } catch (err) {
@@ -106,7 +111,12 @@ export async function deleteWorkspaceTemplate(deps: AppDeps, scope: Scope, id: s
     if (row.status !== 'draft' || !(await deleteDraftTemplate(tx, scope.workspaceId, id))) {
       throw new AppError('conflict', { message: 'Only draft templates can be deleted' });
     }
-    await writeAuditLog(tx, scope.workspaceId, { action: 'template.delete', actorId: scope.actorId, targetId: id, details: { name: row.name, language: row.language } });
+    await writeAuditLog(tx, scope.workspaceId, {
+      action: 'template.delete',
+      actorId: scope.actorId,
+      targetId: id,
+      details: { name: row.name, language: row.language },
+    });
   });
   return { ok: true };
 }

@@ -30,7 +30,11 @@ export function temporalTemplateSyncStarter(deps: Pick<AppDeps, 'env' | 'tempora
  * Asks for a resync of a workspace's templates now (the nightly schedule does it anyway):
  * 404 for an unknown workspace, 503 when Temporal cannot take the request.
  */
-export async function requestTemplateSync(deps: AppDeps, workspaceId: string, start: TemplateSyncStarter = temporalTemplateSyncStarter(deps)): Promise<{ accepted: true } & TemplateSyncStarted> {
+export async function requestTemplateSync(
+  deps: AppDeps,
+  workspaceId: string,
+  start: TemplateSyncStarter = temporalTemplateSyncStarter(deps),
+): Promise<{ accepted: true } & TemplateSyncStarted> {
   if (!(await getWorkspace(deps.db, workspaceId))) throw new AppError('not_found', { message: 'workspace not found' });
   let started;
   try {

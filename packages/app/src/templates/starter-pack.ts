@@ -51,7 +51,12 @@ async function seedOne(deps: AppDeps, scope: Scope, account: ProviderAccount, en
         },
         deps.clock.now(),
       );
-      await writeAuditLog(tx, scope.workspaceId, { action: 'template.seed', actorId: scope.actorId, targetId: row.id, details: { outcome: providerTemplateId ? 'submitted' : 'error' } });
+      await writeAuditLog(tx, scope.workspaceId, {
+        action: 'template.seed',
+        actorId: scope.actorId,
+        targetId: row.id,
+        details: { outcome: providerTemplateId ? 'submitted' : 'error' },
+      });
     });
     return providerTemplateId ? { ...base, status: 'submitted', providerTemplateId } : { ...base, status: 'error', error: error! };
   } catch (err) {

@@ -88,7 +88,12 @@ export async function submitWorkspaceTemplate(deps: AppDeps, scope: Scope, id: s
     const current = await getTemplateForUpdate(tx, scope.workspaceId, id);
     if (current?.status !== 'draft') throw new AppError('conflict', { message: 'The template changed while it was being submitted' });
     await updateTemplate(tx, scope.workspaceId, id, { status: 'pending_approval', providerTemplateId, rejectionReason: null }, deps.clock.now());
-    await writeAuditLog(tx, scope.workspaceId, { action: 'template.submit', actorId: scope.actorId, targetId: id, details: { outcome: 'pending_approval', providerTemplateId } });
+    await writeAuditLog(tx, scope.workspaceId, {
+      action: 'template.submit',
+      actorId: scope.actorId,
+      targetId: id,
+      details: { outcome: 'pending_approval', providerTemplateId },
+    });
   });
   return { template: { id, status: 'pending_approval' as const, providerTemplateId } };
 }

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { componentsSchema, deriveVariables, derivePreview, PARAMETER_FORMATS, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type TemplateComponent, safeString, upperCased, upperEnum } from '@mos/core';
+import {
+  componentsSchema,
+  deriveVariables,
+  derivePreview,
+  PARAMETER_FORMATS,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_STATUSES,
+  type TemplateComponent,
+  safeString,
+  upperCased,
+  upperEnum,
+} from '@mos/core';
 import type { SyncedTemplateRow, TemplateRow } from '@mos/db';
 
 /** The control-plane Template (spec: "Template (control-plane, /api/templates)"). */

@@ -1,6 +1,16 @@
 import {
-  decodeContentEncoding, escapeNul, newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, publicSummary, sha256Hex, verifyProviderSignature, webhookDedupKey,
-  type EnvelopeSummary, type SignatureError, type WebhookSource,
+  decodeContentEncoding,
+  escapeNul,
+  newId,
+  parseProviderEnvelope,
+  PROCESS_WEBHOOK_EVENT,
+  publicSummary,
+  sha256Hex,
+  verifyProviderSignature,
+  webhookDedupKey,
+  type EnvelopeSummary,
+  type SignatureError,
+  type WebhookSource,
 } from '@mos/core';
 import { findOutboxJobByDedupKey, insertWebhookEvent, storeRejectedDelivery, storeSignedDelivery, type NewWebhookEvent } from '@mos/db';
 import type { AppDeps } from '../deps';
@@ -128,7 +138,13 @@ export async function ingestProviderWebhook(deps: AppDeps, target: IngressTarget
     outcome = { jobId: null, duplicateOfId: null, duplicate: false };
   } else {
     const dedupKey = webhookDedupKey({ source: req.source, deliveryId, webhookEventId: eventId });
-    const job = { id: newId('job', req.receivedAt.getTime()), jobType: PROCESS_WEBHOOK_EVENT, dedupKey, payload: { webhookEventId: eventId }, now: req.receivedAt };
+    const job = {
+      id: newId('job', req.receivedAt.getTime()),
+      jobType: PROCESS_WEBHOOK_EVENT,
+      dedupKey,
+      payload: { webhookEventId: eventId },
+      now: req.receivedAt,
+    };
     // The common case is one statement: job + event + NOTIFY, or nothing if the key is taken.
     const jobId = await storeSignedDelivery(deps.db, ws, event({ duplicateOfId: null, normalizationStatus: 'pending' }), job);
     if (jobId) {

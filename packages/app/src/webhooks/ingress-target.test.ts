@@ -98,7 +98,11 @@ describe('createIngressResolver: per-workspace routes', () => {
     await deps.vault.set(deps.db, tenant.id, 'webhook-signing-secret', 'tenant-secret');
     await deps.vault.set(deps.db, tenant.id, 'provider-verify-token', 'tenant-token');
     const resolver = createIngressResolver(deps, 5_000);
-    expect(await resolver.resolve({ kind: 'slug', slug: 'tenant' })).toEqual({ workspaceId: tenant.id, signingSecret: 'tenant-secret', verifyToken: 'tenant-token' });
+    expect(await resolver.resolve({ kind: 'slug', slug: 'tenant' })).toEqual({
+      workspaceId: tenant.id,
+      signingSecret: 'tenant-secret',
+      verifyToken: 'tenant-token',
+    });
     expect((await resolver.resolve())?.workspaceId).toBe(marked.id);
     expect((await resolver.resolve({ kind: 'slug', slug: 'marked' }))?.workspaceId).toBe(marked.id);
   });

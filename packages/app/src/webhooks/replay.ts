@@ -1,7 +1,13 @@
 import { AppError, newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, replayDedupKey } from '@mos/core';
 import {
-  enqueueOutboxJob, getWebhookDelivery, getWebhookEvent, insertPendingDelivery, insertWebhookEvent, writeAuditLog,
-  type Tx, type WebhookEventRow,
+  enqueueOutboxJob,
+  getWebhookDelivery,
+  getWebhookEvent,
+  insertPendingDelivery,
+  insertWebhookEvent,
+  writeAuditLog,
+  type Tx,
+  type WebhookEventRow,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from '../scope';

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import {
-  AppError, enumParam, LIMITS, NORMALIZATION_STATUSES, pageQuery, pageSchema, replayDedupKey, safeString, seesPersonalData, WEBHOOK_SOURCES,
-  WEBHOOK_TOPICS, webhookDedupKey,
+  AppError,
+  enumParam,
+  LIMITS,
+  NORMALIZATION_STATUSES,
+  pageQuery,
+  pageSchema,
+  replayDedupKey,
+  safeString,
+  seesPersonalData,
+  WEBHOOK_SOURCES,
+  WEBHOOK_TOPICS,
+  webhookDedupKey,
 } from '@mos/core';
 import { findOutboxJobByDedupKey, getWebhookEvent, listReplaysOf, listWebhookEvents, type WebhookEventRow } from '@mos/db';
 import type { AppDeps } from '../deps';

@@ -111,7 +111,11 @@ export function toWebhookDetail(
   const raw = r.rawBody;
   const body = options.redactPersonalData
     ? { rawBodyBase64: null, rawBodyText: raw ? redactBodyText(raw) : null, rawBodyRedaction: r.rawBodyRedaction ?? (raw ? VIEWER_REDACTION : null) }
-    : { rawBodyBase64: raw ? raw.toString('base64') : null, rawBodyText: raw && isUtf8(raw) ? raw.toString('utf8') : null, rawBodyRedaction: r.rawBodyRedaction ?? null };
+    : {
+        rawBodyBase64: raw ? raw.toString('base64') : null,
+        rawBodyText: raw && isUtf8(raw) ? raw.toString('utf8') : null,
+        rawBodyRedaction: r.rawBodyRedaction ?? null,
+      };
   return {
     ...toWebhookListItem(r),
     requestId: r.requestId,
@@ -150,7 +154,16 @@ export const webhookDeliveryView = z.object({
 export type WebhookDeliveryView = z.infer<typeof webhookDeliveryView>;
 
 export function toWebhookDeliveryView(d: WebhookDeliveryRow): WebhookDeliveryView {
-  return { id: d.id, webhookEventId: d.webhookEventId, jobId: d.jobId, topic: d.topic, status: d.status, error: d.error, processedAt: isoOrNull(d.processedAt), createdAt: iso(d.createdAt) };
+  return {
+    id: d.id,
+    webhookEventId: d.webhookEventId,
+    jobId: d.jobId,
+    topic: d.topic,
+    status: d.status,
+    error: d.error,
+    processedAt: isoOrNull(d.processedAt),
+    createdAt: iso(d.createdAt),
+  };
 }
 
 /** Spec: "Webhook rejection" (GET /internal/webhook-rejections). */
@@ -166,5 +179,13 @@ export const webhookRejectionView = z.object({
 export type WebhookRejectionView = z.infer<typeof webhookRejectionView>;
 
 export function toWebhookRejectionView(r: WebhookRejectionRow): WebhookRejectionView {
-  return { id: r.id, webhookEventId: r.webhookEventId, source: r.source, topic: r.topic, reason: r.reason, signatureValid: r.signatureValid, receivedAt: iso(r.receivedAt) };
+  return {
+    id: r.id,
+    webhookEventId: r.webhookEventId,
+    source: r.source,
+    topic: r.topic,
+    reason: r.reason,
+    signatureValid: r.signatureValid,
+    receivedAt: iso(r.receivedAt),
+  };
 }

@@ -15,7 +15,11 @@ const STOPWORDS = new Set(
 
 /** Search words of a question: letters/digits only (so the tsquery needs no escaping), deduplicated. */
 export function searchTerms(question: string, max = 12): string[] {
-  const words = question.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    question
+      .toLowerCase()
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   const out: string[] = [];
   for (const w of words) {
     if (w.length < 2 || STOPWORDS.has(w) || out.includes(w)) continue;

@@ -7,12 +7,14 @@ import { classifyButtonOptKeyword, classifyOptKeyword, STOP_KEYWORDS, subscriber
 
 describe('opt-out and opt-in keywords', () => {
   it('matches the whole trimmed text, any case', () => {
-    for (const t of ['STOP', 'stop', ' Stop\n', 'STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit', 'ANNULLA', 'annulla', 'stop!']) expect(classifyOptKeyword(t), t).toBe('stop');
+    for (const t of ['STOP', 'stop', ' Stop\n', 'STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit', 'ANNULLA', 'annulla', 'stop!'])
+      expect(classifyOptKeyword(t), t).toBe('stop');
     for (const t of ['START', ' start ', 'Unstop', 'subscribe']) expect(classifyOptKeyword(t), t).toBe('start');
     for (const t of ['please stop', 'stop it', 'the end.', '', null, undefined, 'STARTING', 'annullare']) expect(classifyOptKeyword(t), String(t)).toBeNull();
   });
   it('on a button: a first word STOP/STOPALL/UNSUBSCRIBE opts out, START/UNSTOP/SUBSCRIBE only whole, CANCEL/END/QUIT/ANNULLA never', () => {
-    for (const t of ['Stop promotions', 'Stop promozioni', 'STOP', ' stop. ', 'Stopall', 'UNSUBSCRIBE me', 'Stop, please', 'unsubscribe!']) expect(classifyButtonOptKeyword([t]), t).toBe('stop');
+    for (const t of ['Stop promotions', 'Stop promozioni', 'STOP', ' stop. ', 'Stopall', 'UNSUBSCRIBE me', 'Stop, please', 'unsubscribe!'])
+      expect(classifyButtonOptKeyword([t]), t).toBe('stop');
     for (const t of ['Start', 'unstop', 'SUBSCRIBE.']) expect(classifyButtonOptKeyword([t]), t).toBe('start');
     for (const t of ['Start shopping', 'Subscribe to news', 'Cancel', 'Cancel my order', 'End', 'quit', 'Annulla', 'Stopwatch', 'Please stop', '', null]) {
       expect(classifyButtonOptKeyword([t]), String(t)).toBeNull();
@@ -53,12 +55,23 @@ describe('phone numbers', () => {
 
 describe('viewer redaction of identities and content', () => {
   it('masks the number, hides user id and username, keeps null as null', () => {
-    expect(redactContactIdentity({ phoneNumber: '+16505551234', providerUserId: 'user.93737...', username: '@realsheenanelson', countryCode: 'US' }))
-      .toEqual({ phoneNumber: '+16******234', providerUserId: REDACTED, username: REDACTED, countryCode: 'US' });
-    expect(redactContactIdentity({ phoneNumber: null, providerUserId: 'user.93737...', username: null })).toEqual({ phoneNumber: null, providerUserId: REDACTED, username: null });
+    expect(redactContactIdentity({ phoneNumber: '+16505551234', providerUserId: 'user.93737...', username: '@realsheenanelson', countryCode: 'US' })).toEqual({
+      phoneNumber: '+16******234',
+      providerUserId: REDACTED,
+      username: REDACTED,
+      countryCode: 'US',
+    });
+    expect(redactContactIdentity({ phoneNumber: null, providerUserId: 'user.93737...', username: null })).toEqual({
+      phoneNumber: null,
+      providerUserId: REDACTED,
+      username: null,
+    });
   });
   it('raw bodies: user ids and usernames are not operational keys (bsuid_messages_text_username_hidden_number.json)', () => {
-    const value = { contacts: [{ profile: { name: 'Sheena Nelson', username: '@realsheenanelson', country_code: 'US' }, wa_id: '', user_id: 'user.93737...' }], messages: [{ from: '', from_user_id: 'user.93737...', type: 'text' }] };
+    const value = {
+      contacts: [{ profile: { name: 'Sheena Nelson', username: '@realsheenanelson', country_code: 'US' }, wa_id: '', user_id: 'user.93737...' }],
+      messages: [{ from: '', from_user_id: 'user.93737...', type: 'text' }],
+    };
     const text = JSON.stringify(redactPersonalData(value));
     for (const secret of ['@realsheenanelson', 'user.93737', 'Sheena']) expect(text).not.toContain(secret);
     expect(text).toContain('"type":"text"');
@@ -68,17 +81,47 @@ describe('viewer redaction of identities and content', () => {
     const raw = readFileSync(new URL('../../../../docs/provider-reference/webhooks/messages_location.json', import.meta.url));
     const body = JSON.parse(redactBodyText(raw)!);
     const value = body.entry[0].changes[0].value;
-    expect(value.messages[0]).toMatchObject({ type: 'location', timestamp: expect.stringMatching(/^\d+$/), location: { latitude: REDACTED, longitude: REDACTED, name: REDACTED, address: REDACTED } });
+    expect(value.messages[0]).toMatchObject({
+      type: 'location',
+      timestamp: expect.stringMatching(/^\d+$/),
+      location: { latitude: REDACTED, longitude: REDACTED, name: REDACTED, address: REDACTED },
+    });
     for (const coordinate of ['37.44', '122.16']) expect(JSON.stringify(body)).not.toContain(coordinate);
     // Operational numbers stay: entry time, error codes, template ids, limits.
-    const operational = { entry: [{ time: 1739321024, changes: [{ value: {
-      message_template_id: 1689556908129832, errors: [{ code: 130429, title: 'Rate limit hit' }], max_daily_conversations_per_business: 2000,
-      order: { product_items: [{ quantity: 2, item_price: 30 }] },
-    } }] }] };
-    expect(redactPersonalData(operational)).toEqual({ entry: [{ time: 1739321024, changes: [{ value: {
-      message_template_id: 1689556908129832, errors: [{ code: 130429, title: 'Rate limit hit' }], max_daily_conversations_per_business: 2000,
-      order: { product_items: [{ quantity: REDACTED, item_price: REDACTED }] },
-    } }] }] });
+    const operational = {
+      entry: [
+        {
+          time: 1739321024,
+          changes: [
+            {
+              value: {
+                message_template_id: 1689556908129832,
+                errors: [{ code: 130429, title: 'Rate limit hit' }],
+                max_daily_conversations_per_business: 2000,
+                order: { product_items: [{ quantity: 2, item_price: 30 }] },
+              },
+            },
+          ],
+        },
+      ],
+    };
+    expect(redactPersonalData(operational)).toEqual({
+      entry: [
+        {
+          time: 1739321024,
+          changes: [
+            {
+              value: {
+                message_template_id: 1689556908129832,
+                errors: [{ code: 130429, title: 'Rate limit hit' }],
+                max_daily_conversations_per_business: 2000,
+                order: { product_items: [{ quantity: REDACTED, item_price: REDACTED }] },
+              },
+            },
+          ],
+        },
+      ],
+    });
   });
   it('raw bodies and stored content share one redactor: the same shape rules, each with its own allow-list', () => {
     const shape = { a: [1, 'x', true, null, { b: 2 }], kind: 'location', type: 'text' };
@@ -86,10 +129,18 @@ describe('viewer redaction of identities and content', () => {
     expect(redactMessageContent(shape)).toEqual({ a: [REDACTED, REDACTED, true, null, { b: REDACTED }], kind: 'location', type: 'text' });
   });
   it('stored content keeps its kind, hides words, ids and coordinates (messages_location.json)', () => {
-    const location = { kind: 'location', latitude: 37.44221496582, longitude: -122.16165924072, name: 'Philz Coffee', address: '101 Forest Ave, Palo Alto, CA 94301', url: null };
+    const location = {
+      kind: 'location',
+      latitude: 37.44221496582,
+      longitude: -122.16165924072,
+      name: 'Philz Coffee',
+      address: '101 Forest Ave, Palo Alto, CA 94301',
+      url: null,
+    };
     expect(redactMessageContent(location)).toEqual({ kind: 'location', latitude: REDACTED, longitude: REDACTED, name: REDACTED, address: REDACTED, url: null });
-    expect(redactMessageContent({ kind: 'media', mediaKind: 'audio', id: '1908647269898587', mimeType: 'audio/ogg; codecs=opus', voice: true, caption: null }))
-      .toEqual({ kind: 'media', mediaKind: 'audio', id: REDACTED, mimeType: 'audio/ogg; codecs=opus', voice: true, caption: null });
+    expect(
+      redactMessageContent({ kind: 'media', mediaKind: 'audio', id: '1908647269898587', mimeType: 'audio/ogg; codecs=opus', voice: true, caption: null }),
+    ).toEqual({ kind: 'media', mediaKind: 'audio', id: REDACTED, mimeType: 'audio/ogg; codecs=opus', voice: true, caption: null });
   });
 });
 
@@ -100,12 +151,24 @@ describe('assistant helpers', () => {
     expect(toPrefixTsQuery(searchTerms('who? what!'))).toBeNull();
   });
   it('builds the prompt from context blocks and reads completions', () => {
-    const msgs = buildAssistantPrompt('q?', [{ contactId: 'ctr_1', conversationId: 'cnv_1', contactName: 'A', phoneNumber: '+1', subscriberStatus: 'subscribed', messages: [{ direction: 'inbound', sentAt: 't', text: 'hi\nthere' }] }]);
+    const msgs = buildAssistantPrompt('q?', [
+      {
+        contactId: 'ctr_1',
+        conversationId: 'cnv_1',
+        contactName: 'A',
+        phoneNumber: '+1',
+        subscriberStatus: 'subscribed',
+        messages: [{ direction: 'inbound', sentAt: 't', text: 'hi\nthere' }],
+      },
+    ]);
     expect(msgs[1]!.content).toContain('[contact ctr_1 | conversation cnv_1] A +1 (subscribed)\n  t contact: hi there');
     expect(readChatCompletion({ choices: [{ message: { content: ' ok ' } }] })).toBe('ok');
     expect(readChatCompletion({ choices: [] })).toBeNull();
     expect(readChatCompletion('nope')).toBeNull();
-    const ctx = [{ contactId: 'ctr_1', conversationId: 'cnv_1' }, { contactId: 'ctr_2', conversationId: null }];
+    const ctx = [
+      { contactId: 'ctr_1', conversationId: 'cnv_1' },
+      { contactId: 'ctr_2', conversationId: null },
+    ];
     expect(citedContexts('see ctr_2', ctx)).toEqual([ctx[1]]);
     expect(citedContexts('no ids', ctx)).toEqual(ctx);
   });

@@ -33,7 +33,10 @@ export type OptKeyword = 'stop' | 'start';
 
 /** The comparable form of a text or a word: trimmed, trailing `.`/`!`/`,`/`;`/`:` dropped, upper-cased. */
 function keywordForm(text: string): string {
-  return text.trim().replace(/[.!,;:]+$/, '').toUpperCase();
+  return text
+    .trim()
+    .replace(/[.!,;:]+$/, '')
+    .toUpperCase();
 }
 
 const isOneOf = (words: readonly string[], word: string): boolean => words.includes(word);
@@ -85,7 +88,10 @@ export function subscriberStatusAfter(current: SubscriberStatus, keyword: OptKey
  */
 export function toE164(raw: string | null | undefined): string | null {
   if (!raw) return null;
-  const digits = raw.trim().replace(/^\+/, '').replace(/[\s()-]/g, '');
+  const digits = raw
+    .trim()
+    .replace(/^\+/, '')
+    .replace(/[\s()-]/g, '');
   if (!/^[1-9]\d{6,14}$/.test(digits)) return null;
   return `+${digits}`;
 }

@@ -26,11 +26,18 @@ describe('deriveVariables and derivePreview', () => {
   });
   it('keeps placeholders without examples', () => {
     expect(derivePreview([{ type: 'BODY', text: 'Hi {{1}} there' }])).toBe('Hi {{1}} there');
-    expect(derivePreview([{ type: 'BODY', text: 'Hi {{name}} there', example: { body_text_named_params: [{ param_name: 'name', example: 'Bo' }] } }])).toBe('Hi Bo there');
+    expect(derivePreview([{ type: 'BODY', text: 'Hi {{name}} there', example: { body_text_named_params: [{ param_name: 'name', example: 'Bo' }] } }])).toBe(
+      'Hi Bo there',
+    );
   });
   it('renders the AUTHENTICATION preset', () => {
-    const auth = [{ type: 'BODY' as const, add_security_recommendation: true }, { type: 'FOOTER' as const, code_expiration_minutes: 5 }];
+    const auth = [
+      { type: 'BODY' as const, add_security_recommendation: true },
+      { type: 'FOOTER' as const, code_expiration_minutes: 5 },
+    ];
     expect(deriveVariables(auth, 'AUTHENTICATION')).toEqual(['1']);
-    expect(derivePreview(auth, 'AUTHENTICATION')).toBe('{{1}} is your verification code. For your security, do not share this code.\n\nThis code expires in 5 minutes.');
+    expect(derivePreview(auth, 'AUTHENTICATION')).toBe(
+      '{{1}} is your verification code. For your security, do not share this code.\n\nThis code expires in 5 minutes.',
+    );
   });
 });

@@ -56,7 +56,10 @@ export function fillPlaceholders(text: string, value: (inner: string) => string 
  * not become a trailing underscore. Idempotent.
  */
 export function normalizeTemplateName(name: string): string {
-  return name.trim().toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_');
 }
 
 export const TEMPLATE_NAME_MAX = 512;

@@ -32,8 +32,7 @@ export const upperCased = (v: unknown): unknown => (typeof v === 'string' ? v.to
 // we store upper case, so the rules compare one spelling.
 export const upperEnum = <T extends readonly [string, ...string[]]>(values: T) => z.preprocess(upperCased, z.enum(values));
 const upper = upperEnum;
-const lower = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(values));
+const lower = <T extends readonly [string, ...string[]]>(values: T) => z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(values));
 
 // Bounds here are generous sanity limits against abuse, well above the provider's rules, so
 // an over-long draft can still be saved and then explained by the validator.
@@ -78,7 +77,10 @@ export const componentSchema = z.strictObject({
       header_text: z.array(safeString().max(1024)).max(10).optional(),
       header_handle: z.array(safeString().max(4096)).max(10).optional(),
       header_text_named_params: z.array(namedParam).max(10).optional(),
-      body_text: z.array(z.array(safeString().max(1024)).max(100)).max(10).optional(),
+      body_text: z
+        .array(z.array(safeString().max(1024)).max(100))
+        .max(10)
+        .optional(),
       body_text_named_params: z.array(namedParam).max(100).optional(),
     })
     .optional(),

@@ -26,8 +26,20 @@ const urlButton = (text: string, url: string, example: string): TemplateComponen
   buttons: [{ type: 'URL', text, url, example: [example] }],
 });
 
-const u = (name: string, language: string, components: TemplateComponent[]): StarterTemplate => ({ name, language, category: 'UTILITY', parameterFormat: 'POSITIONAL', components });
-const m = (name: string, language: string, components: TemplateComponent[]): StarterTemplate => ({ name, language, category: 'MARKETING', parameterFormat: 'POSITIONAL', components });
+const u = (name: string, language: string, components: TemplateComponent[]): StarterTemplate => ({
+  name,
+  language,
+  category: 'UTILITY',
+  parameterFormat: 'POSITIONAL',
+  components,
+});
+const m = (name: string, language: string, components: TemplateComponent[]): StarterTemplate => ({
+  name,
+  language,
+  category: 'MARKETING',
+  parameterFormat: 'POSITIONAL',
+  components,
+});
 
 export const STARTER_PACK: readonly StarterTemplate[] = [
   u('order_confirmation', 'en_US', [
@@ -57,11 +69,23 @@ export const STARTER_PACK: readonly StarterTemplate[] = [
     quickReplies('Confermo', 'Sposta'),
   ]),
   u('payment_reminder', 'en_US', [
-    body('Hi {{1}}, a friendly reminder that invoice {{2}} for {{3}} is due on {{4}}. You can ignore this message if you have already paid.', 'Luca', 'INV-2041', '€120.00', '30 June'),
+    body(
+      'Hi {{1}}, a friendly reminder that invoice {{2}} for {{3}} is due on {{4}}. You can ignore this message if you have already paid.',
+      'Luca',
+      'INV-2041',
+      '€120.00',
+      '30 June',
+    ),
     footer('Thank you for your business'),
   ]),
   u('payment_reminder', 'it', [
-    body('Ciao {{1}}, ti ricordiamo che la fattura {{2}} di {{3}} scade il {{4}}. Se hai già pagato, puoi ignorare questo messaggio.', 'Luca', 'INV-2041', '120,00 €', '30 giugno'),
+    body(
+      'Ciao {{1}}, ti ricordiamo che la fattura {{2}} di {{3}} scade il {{4}}. Se hai già pagato, puoi ignorare questo messaggio.',
+      'Luca',
+      'INV-2041',
+      '120,00 €',
+      '30 giugno',
+    ),
     footer('Grazie per la fiducia'),
   ]),
   m('seasonal_sale', 'en_US', [
@@ -72,7 +96,12 @@ export const STARTER_PACK: readonly StarterTemplate[] = [
   ]),
   m('seasonal_sale', 'it', [
     header('Sono iniziati i saldi'),
-    body('Ciao {{1}}, i nostri saldi di stagione sono iniziati: approfitta del {{2}} di sconto sugli articoli selezionati fino a {{3}}, fino a esaurimento scorte.', 'Sara', '20%', 'domenica'),
+    body(
+      'Ciao {{1}}, i nostri saldi di stagione sono iniziati: approfitta del {{2}} di sconto sugli articoli selezionati fino a {{3}}, fino a esaurimento scorte.',
+      'Sara',
+      '20%',
+      'domenica',
+    ),
     footer('Rispondi STOP per non ricevere promozioni'),
     quickReplies('Mostrami le offerte', 'Stop promozioni'),
   ]),
@@ -81,7 +110,11 @@ export const STARTER_PACK: readonly StarterTemplate[] = [
     urlButton('Shop now', 'https://example.com/products/{{1}}', 'linen-shirt'),
   ]),
   m('back_in_stock', 'it', [
-    body('Buone notizie, {{1}}! L\'articolo che aspettavi, {{2}}, è di nuovo disponibile. Ordina presto, le quantità sono limitate.', 'Paolo', 'Camicia di lino'),
+    body(
+      "Buone notizie, {{1}}! L'articolo che aspettavi, {{2}}, è di nuovo disponibile. Ordina presto, le quantità sono limitate.",
+      'Paolo',
+      'Camicia di lino',
+    ),
     urlButton('Acquista ora', 'https://example.com/products/{{1}}', 'camicia-lino'),
   ]),
   m('welcome_offer', 'en_US', [

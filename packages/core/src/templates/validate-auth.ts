@@ -21,7 +21,11 @@ function checkSupportedApps(b: TemplateButton, path: Path, report: Report): void
   apps.forEach((app, i) => {
     const at = [...path, 'supported_apps', i];
     if (!PACKAGE_NAME.test(app.package_name) || app.package_name.length > TEMPLATE_LIMITS.packageNameMax) {
-      report([...at, 'package_name'], 'auth_invalid', 'package_name needs two or more dot-separated segments, each starting with a letter, using only letters, digits and _ (at most 224 characters)');
+      report(
+        [...at, 'package_name'],
+        'auth_invalid',
+        'package_name needs two or more dot-separated segments, each starting with a letter, using only letters, digits and _ (at most 224 characters)',
+      );
     }
     if (!SIGNATURE_HASH.test(app.signature_hash)) {
       report([...at, 'signature_hash'], 'auth_invalid', 'signature_hash is exactly 11 characters of letters, digits, +, / or =');
@@ -40,11 +44,19 @@ function checkOtp(b: TemplateButton, path: Path, report: Report): void {
     report([...path, 'text'], 'text_too_long', `Button text is ${b.text.length} characters; the maximum is ${TEMPLATE_LIMITS.buttonTextMax}`);
   }
   if (b.autofill_text !== undefined && b.autofill_text.length > TEMPLATE_LIMITS.autofillTextMax) {
-    report([...path, 'autofill_text'], 'text_too_long', `autofill_text is ${b.autofill_text.length} characters; the maximum is ${TEMPLATE_LIMITS.autofillTextMax}`);
+    report(
+      [...path, 'autofill_text'],
+      'text_too_long',
+      `autofill_text is ${b.autofill_text.length} characters; the maximum is ${TEMPLATE_LIMITS.autofillTextMax}`,
+    );
   }
   for (const legacy of ['package_name', 'signature_hash'] as const) {
     if (b[legacy] !== undefined) {
-      report([...path, legacy], 'auth_invalid', `${legacy} on the button itself was only accepted up to Graph API v20.0; put package_name and signature_hash in supported_apps`);
+      report(
+        [...path, legacy],
+        'auth_invalid',
+        `${legacy} on the button itself was only accepted up to Graph API v20.0; put package_name and signature_hash in supported_apps`,
+      );
     }
   }
   if (b.otp_type === 'ONE_TAP' || b.otp_type === 'ZERO_TAP') checkSupportedApps(b, path, report);
@@ -70,7 +82,8 @@ export function checkAuthentication(components: TemplateComponent[], report: Rep
       if (c.text !== undefined && c.text.trim() !== '') report([...path, 'text'], 'auth_invalid', 'AUTHENTICATION footers only take code_expiration_minutes');
       const m = c.code_expiration_minutes;
       const { min, max } = TEMPLATE_LIMITS.codeExpirationMinutes;
-      if (m !== undefined && (m < min || m > max)) report([...path, 'code_expiration_minutes'], 'auth_invalid', `code_expiration_minutes must be ${min} to ${max}`);
+      if (m !== undefined && (m < min || m > max))
+        report([...path, 'code_expiration_minutes'], 'auth_invalid', `code_expiration_minutes must be ${min} to ${max}`);
     }
   });
   const index = components.findIndex((c) => c.type === 'BUTTONS');

@@ -25,7 +25,8 @@ const firstExample = (b: TemplateButton): string | undefined => (Array.isArray(b
 function checkLabel(b: TemplateButton, path: Path, report: Report): void {
   const text = b.text ?? '';
   if (text.trim() === '') return report([...path, 'text'], 'text_required', 'A button needs text');
-  if (text.length > TEMPLATE_LIMITS.buttonTextMax) report([...path, 'text'], 'text_too_long', `Button text is ${text.length} characters; the maximum is ${TEMPLATE_LIMITS.buttonTextMax}`);
+  if (text.length > TEMPLATE_LIMITS.buttonTextMax)
+    report([...path, 'text'], 'text_too_long', `Button text is ${text.length} characters; the maximum is ${TEMPLATE_LIMITS.buttonTextMax}`);
   if (/[\r\n]/.test(text)) report([...path, 'text'], 'text_newline', 'Button text cannot contain line breaks');
   if (/[{}]/.test(text)) report([...path, 'text'], 'button_invalid', 'Button text cannot contain placeholders');
 }
@@ -59,7 +60,11 @@ function checkUrl(b: TemplateButton, ctx: ButtonContext, path: Path, report: Rep
 function checkFlow(b: TemplateButton, path: Path, report: Report): void {
   const given = (['flow_id', 'flow_name', 'flow_json'] as const).filter((k) => (b[k] ?? '').trim() !== '');
   if (given.length !== 1) {
-    report(path, 'button_invalid', `A FLOW button names its flow with exactly one of flow_id, flow_name or flow_json${given.length ? `; found ${given.join(', ')}` : ''}`);
+    report(
+      path,
+      'button_invalid',
+      `A FLOW button names its flow with exactly one of flow_id, flow_name or flow_json${given.length ? `; found ${given.join(', ')}` : ''}`,
+    );
   }
   if (b.flow_json !== undefined && !isJsonObject(b.flow_json)) {
     report([...path, 'flow_json'], 'button_invalid', 'flow_json must be the Flow JSON object encoded as a string');

@@ -23,7 +23,8 @@ function checkHeaderExample(c: TemplateComponent, name: string, format: string, 
     return checkExampleValue(params[hit]!.example, [...path, 'example', 'header_text_named_params', hit, 'example'], report);
   }
   const values = c.example?.header_text ?? [];
-  if (values.length !== 1 || values[0]!.trim() === '') return report([...path, 'example'], 'header_example_missing', 'Add one example value for the header placeholder');
+  if (values.length !== 1 || values[0]!.trim() === '')
+    return report([...path, 'example'], 'header_example_missing', 'Add one example value for the header placeholder');
   checkExampleValue(values[0]!, [...path, 'example', 'header_text', 0], report);
 }
 

@@ -39,7 +39,11 @@ const AUTH_ONLY = new Set(['add_security_recommendation', 'code_expiration_minut
 
 // Keys actually present: an explicit `undefined` (typed callers) is the same as absent.
 const keysOf = (v: unknown): string[] =>
-  v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).filter(([, x]) => x !== undefined).map(([k]) => k) : [];
+  v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .map(([k]) => k)
+    : [];
 
 function misplaced(report: Report, path: Path, field: string, where: string): void {
   report([...path, field], 'field_unknown', `${field} is not a field of ${where}`);

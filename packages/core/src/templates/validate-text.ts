@@ -48,10 +48,16 @@ export function checkPlaceholderSyntax(text: string, format: string, path: Path,
 
 /** POSITIONAL placeholders must be exactly {{1}}..{{n}}: no gaps, starting at 1. */
 function checkSequence(text: string, path: Path, report: Report): void {
-  const numbers = placeholderNames(text).map(Number).sort((a, b) => a - b);
+  const numbers = placeholderNames(text)
+    .map(Number)
+    .sort((a, b) => a - b);
   const expected = numbers.map((_, i) => i + 1);
   if (numbers.some((n, i) => n !== expected[i])) {
-    report(path, 'placeholder_sequence', `Placeholders must be numbered {{1}} to {{${numbers.length}}} without gaps; found ${numbers.map((n) => `{{${n}}}`).join(', ')}`);
+    report(
+      path,
+      'placeholder_sequence',
+      `Placeholders must be numbered {{1}} to {{${numbers.length}}} without gaps; found ${numbers.map((n) => `{{${n}}}`).join(', ')}`,
+    );
   }
 }
 
@@ -109,7 +115,11 @@ export function checkBody(component: TemplateComponent, format: string, max: num
   }
   const words = fixedWordCount(text);
   if (words < minFixedWords(occurrences)) {
-    report([...path, 'text'], 'too_many_variables', `${occurrences} placeholder(s) need at least ${minFixedWords(occurrences)} words of fixed text; found ${words}`);
+    report(
+      [...path, 'text'],
+      'too_many_variables',
+      `${occurrences} placeholder(s) need at least ${minFixedWords(occurrences)} words of fixed text; found ${words}`,
+    );
   }
   if (wellFormed) checkExamples(component, text, format, path, report);
 }

@@ -34,18 +34,23 @@ const def = (body: TemplateComponent, patch: Partial<TemplateDefinition> = {}): 
 
 describe('validator properties', () => {
   it('accepts every well-formed generated body', () => {
-    fc.assert(fc.property(validBody, ({ component }) => {
+    fc.assert(
+      fc.property(validBody, ({ component }) => {
         expect(validateTemplate(def(component))).toEqual([]);
-      }));
+      }),
+    );
   });
 
   it('a missing example value is always caught', () => {
     fc.assert(
-      fc.property(validBody.filter((b) => b.n > 0), ({ component }) => {
-        const row = component.example!.body_text![0]!.slice(1);
-        const codes = validateTemplate(def({ ...component, example: { body_text: [row] } })).map((i) => i.code);
-        expect(codes).toContain('example_mismatch');
-      }),
+      fc.property(
+        validBody.filter((b) => b.n > 0),
+        ({ component }) => {
+          const row = component.example!.body_text![0]!.slice(1);
+          const codes = validateTemplate(def({ ...component, example: { body_text: [row] } })).map((i) => i.code);
+          expect(codes).toContain('example_mismatch');
+        },
+      ),
     );
   });
 
@@ -75,7 +80,11 @@ describe('validator properties', () => {
   it('any body over 1024 characters is too long', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1025, max: 3000 }), word, (len, w) => {
-        const text = `${w} `.repeat(Math.ceil(len / (w.length + 1))).slice(0, len).trim() + 'x'.repeat(Math.max(0, len - 1024));
+        const text =
+          `${w} `
+            .repeat(Math.ceil(len / (w.length + 1)))
+            .slice(0, len)
+            .trim() + 'x'.repeat(Math.max(0, len - 1024));
         const codes = validateTemplate(def({ type: 'BODY', text })).map((i) => i.code);
         expect(codes).toContain('text_too_long');
       }),
@@ -110,10 +119,18 @@ describe('validator properties', () => {
       { requiredKeys: ['type'] },
     ) as fc.Arbitrary<TemplateComponent>;
     fc.assert(
-      fc.property(fc.string(), fc.string(), fc.constantFrom('UTILITY', 'MARKETING', 'AUTHENTICATION', 'X'), fc.constantFrom('POSITIONAL', 'NAMED', 'Y'), fc.array(component, { maxLength: 5 }), fc.option(fc.integer({ min: -10, max: 3_000_000 })), (name, language, category, parameterFormat, components, messageSendTtlSeconds) => {
-        const issues = validateTemplate({ name, language, category, parameterFormat, components, messageSendTtlSeconds });
-        for (const i of issues) expect(TEMPLATE_ISSUE_CODES).toContain(i.code);
-      }),
+      fc.property(
+        fc.string(),
+        fc.string(),
+        fc.constantFrom('UTILITY', 'MARKETING', 'AUTHENTICATION', 'X'),
+        fc.constantFrom('POSITIONAL', 'NAMED', 'Y'),
+        fc.array(component, { maxLength: 5 }),
+        fc.option(fc.integer({ min: -10, max: 3_000_000 })),
+        (name, language, category, parameterFormat, components, messageSendTtlSeconds) => {
+          const issues = validateTemplate({ name, language, category, parameterFormat, components, messageSendTtlSeconds });
+          for (const i of issues) expect(TEMPLATE_ISSUE_CODES).toContain(i.code);
+        },
+      ),
     );
   });
 });

@@ -127,7 +127,14 @@ describe('placeholders', () => {
     const named = (text: string, params: { param_name: string; example: string }[] | undefined) =>
       base({ parameterFormat: 'NAMED', components: [{ type: 'BODY', text, ...(params ? { example: { body_text_named_params: params } } : {}) }] });
     const text = 'Hi {{first_name}}, your order {{order_id}} has shipped today.';
-    expect(codes(named(text, [{ param_name: 'first_name', example: 'Ann' }, { param_name: 'order_id', example: '#1' }]))).toEqual([]);
+    expect(
+      codes(
+        named(text, [
+          { param_name: 'first_name', example: 'Ann' },
+          { param_name: 'order_id', example: '#1' },
+        ]),
+      ),
+    ).toEqual([]);
     expect(codes(named(text, undefined))).toEqual(['example_missing']);
     expect(codes(named(text, [{ param_name: 'first_name', example: 'Ann' }]))).toEqual(['example_mismatch']);
     expect(codes(named('Hi {{FirstName}}, your order has shipped today.', [{ param_name: 'FirstName', example: 'a' }]))).toEqual(['placeholder_invalid']);

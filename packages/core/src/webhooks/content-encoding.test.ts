@@ -9,7 +9,12 @@ describe('decodeContentEncoding', () => {
   it('passes identity through and undoes gzip, deflate and br', () => {
     expect(decodeContentEncoding(json, undefined, 1024)).toEqual({ ok: true, bytes: json, decoded: false });
     expect(decodeContentEncoding(json, 'identity', 1024)).toMatchObject({ ok: true, decoded: false });
-    for (const [enc, bytes] of [['gzip', gzipSync(json)], ['GZIP', gzipSync(json)], ['deflate', deflateSync(json)], ['br', brotliCompressSync(json)]] as const) {
+    for (const [enc, bytes] of [
+      ['gzip', gzipSync(json)],
+      ['GZIP', gzipSync(json)],
+      ['deflate', deflateSync(json)],
+      ['br', brotliCompressSync(json)],
+    ] as const) {
       const out = decodeContentEncoding(bytes, enc, 1024);
       expect(out.ok && out.bytes.equals(json), enc).toBe(true);
     }

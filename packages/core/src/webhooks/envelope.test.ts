@@ -23,7 +23,15 @@ describe('parseProviderEnvelope topics', () => {
   ])('%s -> %s', (name, topic, messageCount, statusCount) => {
     const parsed = parseProviderEnvelope(fixture(name));
     expect(parsed.ok).toBe(true);
-    expect(parsed.summary).toMatchObject({ object: 'messaging_business_account', entries: 1, changeCount: 1, topic, messageCount, statusCount, accountId: '102290129340398' });
+    expect(parsed.summary).toMatchObject({
+      object: 'messaging_business_account',
+      entries: 1,
+      changeCount: 1,
+      topic,
+      messageCount,
+      statusCount,
+      accountId: '102290129340398',
+    });
   });
 
   it('covers every fixture', () => {
@@ -41,7 +49,13 @@ describe('parseProviderEnvelope topics', () => {
     const status = JSON.parse(fixture('status-read.json').toString());
     const tpl = JSON.parse(fixture('template-approved.json').toString());
     const mixed = { object: 'messaging_business_account', entry: [...status.entry, { id: 'x', changes: [...text.entry[0].changes, ...tpl.entry[0].changes] }] };
-    expect(parseProviderEnvelope(JSON.stringify(mixed)).summary).toMatchObject({ entries: 2, changeCount: 3, topic: 'messages', messageCount: 1, statusCount: 1 });
+    expect(parseProviderEnvelope(JSON.stringify(mixed)).summary).toMatchObject({
+      entries: 2,
+      changeCount: 3,
+      topic: 'messages',
+      messageCount: 1,
+      statusCount: 1,
+    });
     const statusesOnly = { object: 'messaging_business_account', entry: [...status.entry, ...tpl.entry] };
     expect(parseProviderEnvelope(JSON.stringify(statusesOnly)).summary.topic).toBe('message_status');
     expect(parseProviderEnvelope('{"object":"messaging_business_account","entry":[]}').summary).toMatchObject({ topic: 'unknown', entries: 0 });
@@ -56,7 +70,15 @@ describe('parseProviderEnvelope topics', () => {
   });
 
   it('wrong-shape JSON is invalid_payload, keeping a string object', () => {
-    for (const body of ['[]', '42', 'null', '{"object":"page","entry":[]}', '{"object":"messaging_business_account"}', '{"object":"messaging_business_account","entry":[{"changes":[]}]}', '{"object":"messaging_business_account","entry":[{"id":"1","changes":[{"value":{}}]}]}']) {
+    for (const body of [
+      '[]',
+      '42',
+      'null',
+      '{"object":"page","entry":[]}',
+      '{"object":"messaging_business_account"}',
+      '{"object":"messaging_business_account","entry":[{"changes":[]}]}',
+      '{"object":"messaging_business_account","entry":[{"id":"1","changes":[{"value":{}}]}]}',
+    ]) {
       const parsed = parseProviderEnvelope(body);
       expect(parsed.ok, body).toBe(false);
       expect(parsed.summary.topic).toBe('invalid_payload');
@@ -65,7 +87,7 @@ describe('parseProviderEnvelope topics', () => {
     expect(parseProviderEnvelope('{"object":"page","entry":[]}').summary.object).toBe('page');
   });
 
-  it('accepts the provider\'s object name and the spec\'s, nothing else', () => {
+  it("accepts the provider's object name and the spec's, nothing else", () => {
     expect(ACCEPTED_ENVELOPE_OBJECTS).toEqual(['whatsapp_business_account', 'messaging_business_account']);
     const text = JSON.parse(fixture('inbound-text.json').toString());
     for (const object of ACCEPTED_ENVELOPE_OBJECTS) {
@@ -78,16 +100,25 @@ describe('parseProviderEnvelope topics', () => {
 
   it('says why a body is not an envelope, in words an operator can act on', () => {
     const cases: [string, string[]][] = [
-      ['{"object":"page","entry":[]}', ['the envelope\'s object is "page"; mos reads whatsapp_business_account (and the spec\'s messaging_business_account) deliveries']],
+      [
+        '{"object":"page","entry":[]}',
+        ['the envelope\'s object is "page"; mos reads whatsapp_business_account (and the spec\'s messaging_business_account) deliveries'],
+      ],
       ['{"entry":[]}', ['the envelope has no "object"; mos reads whatsapp_business_account (and the spec\'s messaging_business_account) deliveries']],
-      ['{"object":7,"entry":[]}', ['the envelope\'s object is a number, not a name; mos reads whatsapp_business_account (and the spec\'s messaging_business_account) deliveries']],
+      [
+        '{"object":7,"entry":[]}',
+        ["the envelope's object is a number, not a name; mos reads whatsapp_business_account (and the spec's messaging_business_account) deliveries"],
+      ],
       ['[1,2]', ['the body is JSON but not an object (it is an array)']],
       ['null', ['the body is JSON but not an object (it is null)']],
       ['{"object":"whatsapp_business_account"}', ['entry is missing']],
       ['{"object":"whatsapp_business_account","entry":{}}', ['entry is an object, not an array']],
       ['{"object":"whatsapp_business_account","entry":[{"id":"1"}]}', ['entry[0].changes is missing']],
       ['{"object":"whatsapp_business_account","entry":[{"id":"","changes":[]}]}', ['entry[0].id is empty']],
-      ['{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"value":{}}, {"field":3}]}]}', ['entry[0].changes[0].field is missing', 'entry[0].changes[1].field is a number, not a string', 'entry[0].changes[1].value is missing']],
+      [
+        '{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"value":{}}, {"field":3}]}]}',
+        ['entry[0].changes[0].field is missing', 'entry[0].changes[1].field is a number, not a string', 'entry[0].changes[1].value is missing'],
+      ],
       ['{"object":"page","entry":[{"changes":[]}]}', [expect.stringMatching(/^the envelope's object is "page"/), 'entry[0].id is missing']],
     ];
     for (const [body, issues] of cases) {
@@ -99,10 +130,14 @@ describe('parseProviderEnvelope topics', () => {
 
   it('the object name in an issue is cut short and escaped; no other value is ever quoted', () => {
     const hostile = `evil"\\\u0000\u202e${'x'.repeat(100)}`;
-    const parsed = parseProviderEnvelope(JSON.stringify({ object: hostile, entry: [{ id: 'SECRET-ID-123', changes: [{ field: 'secret-field', value: { from: '16505551234' } }] }] }));
+    const parsed = parseProviderEnvelope(
+      JSON.stringify({ object: hostile, entry: [{ id: 'SECRET-ID-123', changes: [{ field: 'secret-field', value: { from: '16505551234' } }] }] }),
+    );
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
-    expect(parsed.issues).toEqual([`the envelope's object is "evil\\"\\\\\\u{0}\\u{202e}${'x'.repeat(32)}" (truncated); mos reads whatsapp_business_account (and the spec's messaging_business_account) deliveries`]);
+    expect(parsed.issues).toEqual([
+      `the envelope's object is "evil\\"\\\\\\u{0}\\u{202e}${'x'.repeat(32)}" (truncated); mos reads whatsapp_business_account (and the spec's messaging_business_account) deliveries`,
+    ]);
     expect(parsed.issues.join(' ')).not.toMatch(/SECRET-ID|secret-field|16505551234|[^\x20-\x7e]/);
   });
 
@@ -117,11 +152,16 @@ describe('parseProviderEnvelope topics', () => {
     expect(parsed.summary).toMatchObject({ topic: 'invalid_payload', object: 'whatsapp_business_account', entries: 0 });
     if (parsed.ok) return;
     expect(parsed.issues).toEqual([
-      'entry[0].changes[0].field is missing', 'entry[0].changes[0].value is missing',
-      'entry[0].changes[1].field is missing', 'entry[0].changes[1].value is missing',
-      'entry[0].changes[2].field is missing', 'entry[0].changes[2].value is missing',
-      'entry[0].changes[3].field is missing', 'entry[0].changes[3].value is missing',
-      'entry[0].changes[4].field is missing', 'entry[0].changes[4].value is missing',
+      'entry[0].changes[0].field is missing',
+      'entry[0].changes[0].value is missing',
+      'entry[0].changes[1].field is missing',
+      'entry[0].changes[1].value is missing',
+      'entry[0].changes[2].field is missing',
+      'entry[0].changes[2].value is missing',
+      'entry[0].changes[3].field is missing',
+      'entry[0].changes[3].value is missing',
+      'entry[0].changes[4].field is missing',
+      'entry[0].changes[4].value is missing',
     ]);
   });
 
@@ -137,8 +177,13 @@ describe('parseProviderEnvelope topics', () => {
   });
 
   it('publicSummary carries exactly the response fields', () => {
-    expect(Object.keys(publicSummary(parseProviderEnvelope(fixture('inbound-text.json')).summary)).sort()).toEqual(
-      ['changeCount', 'entries', 'messageCount', 'object', 'statusCount', 'topic'],
-    );
+    expect(Object.keys(publicSummary(parseProviderEnvelope(fixture('inbound-text.json')).summary)).sort()).toEqual([
+      'changeCount',
+      'entries',
+      'messageCount',
+      'object',
+      'statusCount',
+      'topic',
+    ]);
   });
 });

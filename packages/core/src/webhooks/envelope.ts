@@ -56,9 +56,7 @@ export interface EnvelopeSummary {
   displayPhoneNumber: string | null;
 }
 
-export type EnvelopeParse =
-  | { ok: true; envelope: ProviderEnvelope; summary: EnvelopeSummary }
-  | { ok: false; summary: EnvelopeSummary; issues: string[] };
+export type EnvelopeParse = { ok: true; envelope: ProviderEnvelope; summary: EnvelopeSummary } | { ok: false; summary: EnvelopeSummary; issues: string[] };
 
 /**
  * The topic rule (docs/webhooks.md): any inbound message anywhere in the envelope makes it

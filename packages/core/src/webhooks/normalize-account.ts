@@ -29,18 +29,18 @@ export function normalizeAccountChange(ctx: ChangeContext, raw: unknown): void {
   if (!v) return ctx.skip('invalid_value');
   const alert = get(v, 'alert_info');
   const event =
-    ctx.field === 'account_alerts' ? text(get(alert, 'alert_type'))
-    : ctx.field === 'business_capability_update' ? 'CAPABILITY_UPDATE'
-    : text(get(v, 'event'));
+    ctx.field === 'account_alerts' ? text(get(alert, 'alert_type')) : ctx.field === 'business_capability_update' ? 'CAPABILITY_UPDATE' : text(get(v, 'event'));
   const scope: ChannelScope = {
     accountId: ctx.accountId,
     phoneNumberId: ctx.field === 'account_alerts' && get(v, 'entity_type') === 'PHONE_NUMBER' ? str(get(v, 'entity_id')) : null,
     displayPhoneNumber: str(get(v, 'display_phone_number')),
   };
   const limits =
-    ctx.field === 'phone_number_quality_update' || ctx.field === 'business_capability_update' ? limitsOf(v, event)
-    : ctx.field === 'account_update' && event === 'DISABLED_UPDATE' ? banLimits(v)
-    : null;
+    ctx.field === 'phone_number_quality_update' || ctx.field === 'business_capability_update'
+      ? limitsOf(v, event)
+      : ctx.field === 'account_update' && event === 'DISABLED_UPDATE'
+        ? banLimits(v)
+        : null;
   const name = event ?? 'unspecified';
   ctx.emit({
     ...scope,
@@ -76,9 +76,9 @@ function limitsOf(v: JsonRecord, event: string | null): Limits | null {
   // provider sends as a TIER_* string or (in its own example) an integer.
   const tier = text(get(v, 'current_limit')) ?? (typeof daily === 'string' ? text(daily) : null);
   const dailyNumber = int(daily) ?? int(get(v, 'max_daily_conversation_per_phone'));
-  const maxDaily = dailyNumber ?? (tier !== null ? TIER_LIMITS.get(tier) ?? null : null);
+  const maxDaily = dailyNumber ?? (tier !== null ? (TIER_LIMITS.get(tier) ?? null) : null);
   const limits: Limits = {
-    messagingLimitTier: tier ?? (dailyNumber !== null ? LIMIT_TIERS.get(dailyNumber) ?? null : null),
+    messagingLimitTier: tier ?? (dailyNumber !== null ? (LIMIT_TIERS.get(dailyNumber) ?? null) : null),
     maxDailyConversationsPerBusiness: maxDaily,
     maxPhoneNumbersPerAccount: int(get(v, 'max_phone_numbers_per_waba')) ?? int(get(v, 'max_phone_numbers_per_business')),
     // THROUGHPUT_UPGRADE: "the business phone number's throughput level has increased to higher throughput".
@@ -91,12 +91,16 @@ function limitsOf(v: JsonRecord, event: string | null): Limits | null {
 /** DISABLED_UPDATE: the account's ban state is a limit too (a disabled account sends nothing). */
 function banLimits(v: JsonRecord): Limits | null {
   const banState = token(get(get(v, 'ban_info'), 'waba_ban_state'));
-  return banState ? { messagingLimitTier: null, maxDailyConversationsPerBusiness: null, maxPhoneNumbersPerAccount: null, throughputLevel: null, banState } : null;
+  return banState
+    ? { messagingLimitTier: null, maxDailyConversationsPerBusiness: null, maxPhoneNumbersPerAccount: null, throughputLevel: null, banState }
+    : null;
 }
 
 /** Provider enumerations only, reduced to a safe alphabet and length: the value is attacker-controllable. */
 function token(v: unknown): string | null {
-  const s = str(v)?.replace(/[^A-Za-z0-9_.:-]/g, '').slice(0, 64);
+  const s = str(v)
+    ?.replace(/[^A-Za-z0-9_.:-]/g, '')
+    .slice(0, 64);
   return s ? s : null;
 }
 
@@ -116,9 +120,11 @@ function summaryOf(field: string, event: string, v: JsonRecord, limits: Limits |
   }
   if (field === 'account_update') {
     const detail =
-      token(get(get(v, 'violation_info'), 'violation_type')) ?? token(get(get(v, 'ban_info'), 'waba_ban_state'))
-      ?? token(get(v, 'country')) ?? token(get(get(v, 'volume_tier_info'), 'tier'))
-      ?? token(get(get(v, 'partner_client_certification_info'), 'status'));
+      token(get(get(v, 'violation_info'), 'violation_type')) ??
+      token(get(get(v, 'ban_info'), 'waba_ban_state')) ??
+      token(get(v, 'country')) ??
+      token(get(get(v, 'volume_tier_info'), 'tier')) ??
+      token(get(get(v, 'partner_client_certification_info'), 'status'));
     if (detail) details.push(detail);
   }
   if (limits) {

@@ -15,9 +15,7 @@ export function readContext(raw: unknown): MessageContext | null {
     // `forwarded` is sent for up to 5 forwards, `frequently_forwarded` beyond that.
     forwarded: bool(get(raw, 'forwarded')) === true,
     frequentlyForwarded: bool(get(raw, 'frequently_forwarded')) === true,
-    referredProduct: record(product)
-      ? { catalogId: str(get(product, 'catalog_id')), productRetailerId: str(get(product, 'product_retailer_id')) }
-      : null,
+    referredProduct: record(product) ? { catalogId: str(get(product, 'catalog_id')), productRetailerId: str(get(product, 'product_retailer_id')) } : null,
   };
 }
 

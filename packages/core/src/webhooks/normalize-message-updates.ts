@@ -1,7 +1,5 @@
 import type { SkipReason } from './change-context';
-import type {
-  ChannelScope, ContactChangedEvent, ContactIdentity, MessageEditedEvent, MessageReactionEvent, MessageRevokedEvent,
-} from './events';
+import type { ChannelScope, ContactChangedEvent, ContactIdentity, MessageEditedEvent, MessageReactionEvent, MessageRevokedEvent } from './events';
 import { providerPhone, providerUserId } from './identity';
 import { readContent } from './normalize-content';
 import { get, record, str, text, type JsonRecord } from './value-readers';

@@ -36,8 +36,7 @@ export function normalizeMessagesValue(ctx: ChangeContext, raw: unknown): void {
   if (errors.length > 0) {
     const kept = { messaging_product: get(value, 'messaging_product'), metadata: get(value, 'metadata'), errors: rawErrors };
     ctx.emit(accountErrorsEvent(scope, ctx.entryTime, errors, kept));
-  }
-  else if (rawErrors.length > 0) ctx.skip('invalid_value');
+  } else if (rawErrors.length > 0) ctx.skip('invalid_value');
   else if (messages?.length === 0 && statuses?.length === 0) ctx.skip('empty');
 }
 
@@ -61,11 +60,15 @@ function normalizeMessage(ctx: ChangeContext, scope: ChannelScope, contacts: unk
   const item = { scope, messageId, at: sentAt, contact, message: m };
 
   const event =
-    type === 'reaction' ? reactionEvent(item)
-    : type === 'edit' ? editedEvent(item)
-    : type === 'revoke' ? revokedEvent(item)
-    : type === 'system' ? systemEvent(item)
-    : inboundEvent(scope, messageId, sentAt, contact, type, m);
+    type === 'reaction'
+      ? reactionEvent(item)
+      : type === 'edit'
+        ? editedEvent(item)
+        : type === 'revoke'
+          ? revokedEvent(item)
+          : type === 'system'
+            ? systemEvent(item)
+            : inboundEvent(scope, messageId, sentAt, contact, type, m);
   if (typeof event === 'string') return ctx.skip(event, messageId);
   ctx.emit(event);
   if (opensServiceWindow(event)) ctx.emit(serviceWindowOpened(event));

@@ -1,7 +1,5 @@
 import type { ChangeContext } from './change-context';
-import {
-  MESSAGE_STATUSES, type ChannelScope, type ConversationUpdatedEvent, type MessageStatus, type MessageStatusEvent, type StatusPricing,
-} from './events';
+import { MESSAGE_STATUSES, type ChannelScope, type ConversationUpdatedEvent, type MessageStatus, type MessageStatusEvent, type StatusPricing } from './events';
 import { resolveIdentity } from './identity';
 import { bool, get, isoFromUnix, providerErrors, record, str, text } from './value-readers';
 

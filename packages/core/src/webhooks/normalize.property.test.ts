@@ -15,7 +15,12 @@ import { providerDocsExamples } from './testing/provider-docs-examples';
  * of every documented type with arbitrary type objects.
  */
 const SPEC = new URL('./fixtures/', import.meta.url);
-const files = [...readdirSync(SPEC).filter((f) => f.endsWith('.json')).map((f) => new URL(f, SPEC)), ...providerDocsExamples().map((e) => e.url)];
+const files = [
+  ...readdirSync(SPEC)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => new URL(f, SPEC)),
+  ...providerDocsExamples().map((e) => e.url),
+];
 const fixtures = files.map((url) => JSON.parse(readFileSync(url, 'utf8')) as unknown);
 const inboundText = () => JSON.parse(readFileSync(new URL('./fixtures/inbound-text.json', import.meta.url), 'utf8'));
 
@@ -30,7 +35,7 @@ function nodePaths(v: unknown, path: Path = []): Path[] {
 function replaceAt(v: unknown, path: Path, node: unknown): unknown {
   if (path.length === 0) return node;
   const [head, ...rest] = path;
-  const copy: Record<string | number, unknown> = Array.isArray(v) ? [...v] as unknown as Record<number, unknown> : { ...(v as object) };
+  const copy: Record<string | number, unknown> = Array.isArray(v) ? ([...v] as unknown as Record<number, unknown>) : { ...(v as object) };
   copy[head!] = replaceAt(copy[head!], rest, node);
   return copy;
 }
@@ -38,14 +43,44 @@ function replaceAt(v: unknown, path: Path, node: unknown): unknown {
 const hostile = fc.oneof(
   fc.jsonValue(),
   fc.constantFrom(
-    '99999999999999999999', '253402214400', '253402214399', '8640000000000', '-1', '1e309', 'NaN', '', '\u0000', '9'.repeat(400),
-    -1, 1e308, 8_640_000_000_000, Number.MAX_SAFE_INTEGER, 253402214399, '__proto__', 'constructor', 'toString', '{"a":', '[]',
-    { __proto__: null }, { toString: 1 }, [null], { emoji: '' },
+    '99999999999999999999',
+    '253402214400',
+    '253402214399',
+    '8640000000000',
+    '-1',
+    '1e309',
+    'NaN',
+    '',
+    '\u0000',
+    '9'.repeat(400),
+    -1,
+    1e308,
+    8_640_000_000_000,
+    Number.MAX_SAFE_INTEGER,
+    253402214399,
+    '__proto__',
+    'constructor',
+    'toString',
+    '{"a":',
+    '[]',
+    { __proto__: null },
+    { toString: 1 },
+    [null],
+    { emoji: '' },
   ),
 );
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const IDENTITY_FAMILIES = new Set(['message.inbound', 'message.reaction', 'message.edited', 'message.revoked', 'message.echo', 'contact.changed', 'contact.preferences', 'conversation.updated']);
+const IDENTITY_FAMILIES = new Set([
+  'message.inbound',
+  'message.reaction',
+  'message.edited',
+  'message.revoked',
+  'message.echo',
+  'contact.changed',
+  'contact.preferences',
+  'conversation.updated',
+]);
 
 /** Normalizes, and checks what every caller relies on. */
 function normalizeAndCheck(envelope: NormalizableEnvelope): void {
@@ -98,19 +133,69 @@ describe('normalizeEnvelope is total', () => {
   });
 
   it('messages, statuses, echoes and preferences of every documented type with arbitrary parts: no throw', () => {
-    const types = ['text', 'image', 'video', 'audio', 'document', 'sticker', 'location', 'contacts', 'interactive', 'button', 'order', 'unsupported', 'reaction', 'edit', 'revoke', 'system', 'poll'];
+    const types = [
+      'text',
+      'image',
+      'video',
+      'audio',
+      'document',
+      'sticker',
+      'location',
+      'contacts',
+      'interactive',
+      'button',
+      'order',
+      'unsupported',
+      'reaction',
+      'edit',
+      'revoke',
+      'system',
+      'poll',
+    ];
     const part = fc.oneof(fc.jsonValue(), hostile);
     const item = fc.record(
       {
-        id: fc.oneof(fc.constant('wamid.X'), part), timestamp: fc.oneof(fc.constant('1750000000'), part), type: fc.constantFrom(...types),
-        from: fc.oneof(fc.constantFrom('16505551234', ''), part), from_user_id: part, to: part, status: fc.oneof(fc.constantFrom('sent', 'read', 'failed', 'played'), part),
-        recipient_id: part, recipient_user_id: part, conversation: part, pricing: part, errors: part, context: part, referral: part,
-        text: part, image: part, location: part, contacts: part, interactive: part, button: part, order: part, reaction: part, edit: part, revoke: part, system: part,
-        unsupported: part, wa_id: part, user_id: part, category: part, value: part,
+        id: fc.oneof(fc.constant('wamid.X'), part),
+        timestamp: fc.oneof(fc.constant('1750000000'), part),
+        type: fc.constantFrom(...types),
+        from: fc.oneof(fc.constantFrom('16505551234', ''), part),
+        from_user_id: part,
+        to: part,
+        status: fc.oneof(fc.constantFrom('sent', 'read', 'failed', 'played'), part),
+        recipient_id: part,
+        recipient_user_id: part,
+        conversation: part,
+        pricing: part,
+        errors: part,
+        context: part,
+        referral: part,
+        text: part,
+        image: part,
+        location: part,
+        contacts: part,
+        interactive: part,
+        button: part,
+        order: part,
+        reaction: part,
+        edit: part,
+        revoke: part,
+        system: part,
+        unsupported: part,
+        wa_id: part,
+        user_id: part,
+        category: part,
+        value: part,
       },
       { requiredKeys: ['id', 'timestamp', 'type'] },
     );
-    const value = fc.record({ contacts: part, messages: fc.array(item, { maxLength: 3 }), statuses: fc.array(item, { maxLength: 3 }), message_echoes: fc.array(item, { maxLength: 2 }), user_preferences: fc.array(item, { maxLength: 2 }), errors: part });
+    const value = fc.record({
+      contacts: part,
+      messages: fc.array(item, { maxLength: 3 }),
+      statuses: fc.array(item, { maxLength: 3 }),
+      message_echoes: fc.array(item, { maxLength: 2 }),
+      user_preferences: fc.array(item, { maxLength: 2 }),
+      errors: part,
+    });
     fc.assert(
       fc.property(fc.constantFrom('messages', 'smb_message_echoes', 'user_preferences'), value, (field, v) => {
         normalizeAndCheck({ entry: [{ id: '1', changes: [{ field, value: v }] }] });
@@ -131,10 +216,16 @@ describe('normalizeEnvelope is total', () => {
 
   it('parseProviderEnvelope never throws on arbitrary bytes or JSON', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)), fc.jsonValue().map((j) => JSON.stringify(j) ?? 'null')), (body) => {
-        const parsed = parseProviderEnvelope(body);
-        if (!parsed.ok) expect(parsed.issues.length).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
+          fc.jsonValue().map((j) => JSON.stringify(j) ?? 'null'),
+        ),
+        (body) => {
+          const parsed = parseProviderEnvelope(body);
+          if (!parsed.ok) expect(parsed.issues.length).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

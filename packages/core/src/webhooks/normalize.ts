@@ -53,8 +53,7 @@ export function normalizeEnvelope(envelope: NormalizableEnvelope): NormalizedEnv
         field: change.field,
         entryTime,
         emit: (event) => out.events.push(event),
-        skip: (reason: SkipReason, ref?: string | null) =>
-          out.skipped.push({ entryId: entry.id, field: change.field, reason, ...(ref ? { ref } : {}) }),
+        skip: (reason: SkipReason, ref?: string | null) => out.skipped.push({ entryId: entry.id, field: change.field, reason, ...(ref ? { ref } : {}) }),
       };
       const normalize = FIELD_NORMALIZERS.get(change.field);
       if (normalize) normalize(ctx, change.value);

@@ -18,11 +18,7 @@ export function signProviderBody(secret: string, rawBody: Buffer | string): stri
  * Order of checks: no secret configured wins (nothing could ever verify), then a missing
  * header, then a header that is not `sha256=` + 64 hex chars, then the comparison.
  */
-export function verifyProviderSignature(input: {
-  rawBody: Buffer;
-  header: string | undefined | null;
-  secret: string | undefined | null;
-}): SignatureResult {
+export function verifyProviderSignature(input: { rawBody: Buffer; header: string | undefined | null; secret: string | undefined | null }): SignatureResult {
   if (!input.secret) return { ok: false, error: 'no_secret' };
   const header = input.header?.trim();
   if (!header) return { ok: false, error: 'missing' };

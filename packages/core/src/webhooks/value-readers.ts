@@ -122,12 +122,14 @@ export function providerErrors(v: unknown): ProviderError[] {
   return records(v).flatMap((e) => {
     const code = int(get(e, 'code'));
     if (code === null) return [];
-    return [{
-      code,
-      title: str(get(e, 'title')),
-      message: str(get(e, 'message')),
-      details: str(get(get(e, 'error_data'), 'details')),
-      href: str(get(e, 'href')),
-    }];
+    return [
+      {
+        code,
+        title: str(get(e, 'title')),
+        message: str(get(e, 'message')),
+        details: str(get(get(e, 'error_data'), 'details')),
+        href: str(get(e, 'href')),
+      },
+    ];
   });
 }

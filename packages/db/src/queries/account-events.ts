@@ -38,15 +38,24 @@ export function canonicalJson(value: unknown): string {
 export function accountEventDedupeKey(input: Omit<AccountEventInput, 'summary' | 'errors'>): string {
   return sha256Hex(
     canonicalJson([
-      input.accountId, input.phoneNumberId, input.displayPhoneNumber, input.field, input.event, input.occurredAt?.toISOString() ?? null,
+      input.accountId,
+      input.phoneNumberId,
+      input.displayPhoneNumber,
+      input.field,
+      input.event,
+      input.occurredAt?.toISOString() ?? null,
       sha256Hex(canonicalJson(input.value)),
     ]),
   );
 }
 
-
 /** Records one account event; a replay of the same change is a no-op that returns the stored row. */
-export async function recordAccountEvent(db: DbOrTx, workspaceId: string, input: AccountEventInput, now: Date): Promise<{ row: AccountEventRow; created: boolean }> {
+export async function recordAccountEvent(
+  db: DbOrTx,
+  workspaceId: string,
+  input: AccountEventInput,
+  now: Date,
+): Promise<{ row: AccountEventRow; created: boolean }> {
   const dedupeKey = accountEventDedupeKey(input);
   const [inserted] = await db
     .insert(accountEvents)
@@ -77,11 +86,7 @@ export async function recordAccountEvent(db: DbOrTx, workspaceId: string, input:
 }
 
 /** Newest first (the provider's time, else when we recorded it), optionally one field only. */
-export async function listAccountEvents(
-  db: DbOrTx,
-  workspaceId: string,
-  opts: { limit: number; offset: number; field?: string },
-): Promise<AccountEventRow[]> {
+export async function listAccountEvents(db: DbOrTx, workspaceId: string, opts: { limit: number; offset: number; field?: string }): Promise<AccountEventRow[]> {
   const where: SQL[] = [eq(accountEvents.workspaceId, workspaceId)];
   if (opts.field) where.push(eq(accountEvents.field, opts.field));
   return db

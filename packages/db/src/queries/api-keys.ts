@@ -6,14 +6,21 @@ import { apiKeys } from '../schema/index';
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type ApiKeyView = Omit<ApiKeyRow, 'keyHash'>;
 
-const view = { id: apiKeys.id, workspaceId: apiKeys.workspaceId, name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt };
+const view = {
+  id: apiKeys.id,
+  workspaceId: apiKeys.workspaceId,
+  name: apiKeys.name,
+  prefix: apiKeys.prefix,
+  createdAt: apiKeys.createdAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  revokedAt: apiKeys.revokedAt,
+};
 
-export async function insertApiKey(
-  db: DbOrTx,
-  workspaceId: string,
-  input: { name: string; prefix: string; keyHash: string },
-): Promise<ApiKeyView> {
-  const [row] = await db.insert(apiKeys).values({ id: newId('apiKey'), workspaceId, ...input }).returning(view);
+export async function insertApiKey(db: DbOrTx, workspaceId: string, input: { name: string; prefix: string; keyHash: string }): Promise<ApiKeyView> {
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ id: newId('apiKey'), workspaceId, ...input })
+    .returning(view);
   return row!;
 }
 
@@ -32,6 +39,9 @@ export async function revokeApiKey(db: DbOrTx, workspaceId: string, keyId: strin
 
 /** The key is the credential, so lookup is by hash; returns only live keys. */
 export async function findLiveApiKeyByHash(db: DbOrTx, keyHash: string): Promise<ApiKeyView | undefined> {
-  const [row] = await db.select(view).from(apiKeys).where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+  const [row] = await db
+    .select(view)
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
   return row;
 }

@@ -46,26 +46,37 @@ export async function searchMessagesFullText(
 export async function loadAssistantContext(db: DbOrTx, workspaceId: string, contactIds: string[], messagesPerContact: number) {
   if (contactIds.length === 0) return [];
   const [contactRows, conversationRows, messageRows] = await Promise.all([
-    db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), inArray(contacts.id, contactIds))),
-    db.select().from(conversations).where(and(eq(conversations.workspaceId, workspaceId), inArray(conversations.contactId, contactIds))),
+    db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.workspaceId, workspaceId), inArray(contacts.id, contactIds))),
+    db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.workspaceId, workspaceId), inArray(conversations.contactId, contactIds))),
     db.execute<{ contact_id: string; direction: string; sent_at: Date; body: string | null; caption: string | null }>(sql`
       SELECT contact_id, direction, sent_at, body, caption FROM (
         SELECT contact_id, direction, sent_at, body, caption,
                row_number() OVER (PARTITION BY contact_id ORDER BY sent_at DESC, id DESC) AS n
           FROM messages
-         WHERE workspace_id = ${workspaceId} AND contact_id IN (${sql.join(contactIds.map((id) => sql`${id}`), sql`, `)})
+         WHERE workspace_id = ${workspaceId} AND contact_id IN (${sql.join(
+           contactIds.map((id) => sql`${id}`),
+           sql`, `,
+         )})
            AND (body IS NOT NULL OR caption IS NOT NULL)
       ) recent WHERE n <= ${messagesPerContact} ORDER BY sent_at`),
   ]);
   return contactIds.flatMap((id) => {
     const contact = contactRows.find((c) => c.id === id);
     if (!contact) return [];
-    return [{
-      contact,
-      conversation: conversationRows.find((c) => c.contactId === id) ?? null,
-      messages: messageRows.rows
-        .filter((m) => m.contact_id === id)
-        .map((m) => ({ direction: m.direction, sentAt: new Date(m.sent_at), text: [m.body, m.caption].filter(Boolean).join(' ') })),
-    }];
+    return [
+      {
+        contact,
+        conversation: conversationRows.find((c) => c.contactId === id) ?? null,
+        messages: messageRows.rows
+          .filter((m) => m.contact_id === id)
+          .map((m) => ({ direction: m.direction, sentAt: new Date(m.sent_at), text: [m.body, m.caption].filter(Boolean).join(' ') })),
+      },
+    ];
   });
 }

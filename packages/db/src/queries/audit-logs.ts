@@ -19,11 +19,21 @@ export async function writeAuditLog(db: DbOrTx, workspaceId: string, entry: Audi
   if (entry.id) {
     const [row] = await db
       .insert(auditLogs)
-      .values({ id: entry.id, workspaceId, action: entry.action, targetId: entry.targetId ?? null, actorId: entry.actorId ?? null, details: entry.details ?? null })
+      .values({
+        id: entry.id,
+        workspaceId,
+        action: entry.action,
+        targetId: entry.targetId ?? null,
+        actorId: entry.actorId ?? null,
+        details: entry.details ?? null,
+      })
       .onConflictDoNothing({ target: auditLogs.id })
       .returning();
     if (row) return row;
-    const [existing] = await db.select().from(auditLogs).where(and(eq(auditLogs.workspaceId, workspaceId), eq(auditLogs.id, entry.id)));
+    const [existing] = await db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.workspaceId, workspaceId), eq(auditLogs.id, entry.id)));
     return existing!;
   }
   const [row] = await db
@@ -41,8 +51,6 @@ export async function writeAuditLog(db: DbOrTx, workspaceId: string, entry: Audi
 }
 
 export async function listAuditLogs(db: DbOrTx, workspaceId: string, opts: { limit: number; action?: string }): Promise<AuditLogRow[]> {
-  const where = opts.action
-    ? and(eq(auditLogs.workspaceId, workspaceId), eq(auditLogs.action, opts.action))
-    : eq(auditLogs.workspaceId, workspaceId);
+  const where = opts.action ? and(eq(auditLogs.workspaceId, workspaceId), eq(auditLogs.action, opts.action)) : eq(auditLogs.workspaceId, workspaceId);
   return db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.createdAt), desc(auditLogs.id)).limit(opts.limit);
 }

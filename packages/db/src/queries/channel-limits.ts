@@ -61,8 +61,14 @@ export async function applyChannelLimitChange(
     await tx
       .insert(channelLimits)
       .values({
-        workspaceId, scope: change.scope, scopeKey, accountId: change.accountId, phoneNumberId: change.phoneNumberId,
-        displayPhoneNumber: change.displayPhoneNumber, createdAt: now, updatedAt: now,
+        workspaceId,
+        scope: change.scope,
+        scopeKey,
+        accountId: change.accountId,
+        phoneNumberId: change.phoneNumberId,
+        displayPhoneNumber: change.displayPhoneNumber,
+        createdAt: now,
+        updatedAt: now,
       })
       .onConflictDoNothing();
     const [row] = await tx.select().from(channelLimits).where(key).for('update');
@@ -97,9 +103,5 @@ export async function applyChannelLimitChange(
 }
 
 export async function listChannelLimits(db: DbOrTx, workspaceId: string): Promise<ChannelLimitRow[]> {
-  return db
-    .select()
-    .from(channelLimits)
-    .where(eq(channelLimits.workspaceId, workspaceId))
-    .orderBy(asc(channelLimits.scope), asc(channelLimits.scopeKey));
+  return db.select().from(channelLimits).where(eq(channelLimits.workspaceId, workspaceId)).orderBy(asc(channelLimits.scope), asc(channelLimits.scopeKey));
 }

@@ -9,7 +9,10 @@ export type ContactIdentityChangeRow = typeof contactIdentityChanges.$inferSelec
 /** The change a provider message id already applied, if any: a replay finds it and does nothing. */
 export async function getIdentityChange(db: DbOrTx, workspaceId: string, providerMessageId: string): Promise<ContactIdentityChangeRow | undefined> {
   const c = contactIdentityChanges;
-  const [row] = await db.select().from(c).where(and(eq(c.workspaceId, workspaceId), eq(c.providerMessageId, providerMessageId)));
+  const [row] = await db
+    .select()
+    .from(c)
+    .where(and(eq(c.workspaceId, workspaceId), eq(c.providerMessageId, providerMessageId)));
   return row;
 }
 
@@ -37,7 +40,11 @@ export async function recordIdentityChange(db: DbOrTx, workspaceId: string, inpu
 /** The identity changes of a contact, oldest first (GDPR export, operators). */
 export async function listContactIdentityChanges(db: DbOrTx, workspaceId: string, contactId: string): Promise<ContactIdentityChangeRow[]> {
   const c = contactIdentityChanges;
-  return db.select().from(c).where(and(eq(c.workspaceId, workspaceId), eq(c.contactId, contactId))).orderBy(asc(c.occurredAt), asc(c.id));
+  return db
+    .select()
+    .from(c)
+    .where(and(eq(c.workspaceId, workspaceId), eq(c.contactId, contactId)))
+    .orderBy(asc(c.occurredAt), asc(c.id));
 }
 
 /**
@@ -71,12 +78,12 @@ export async function markIdentityChanged(db: DbOrTx, workspaceId: string, conta
 }
 
 /** The contact holding a phone number or user id right now (locked for the transaction). */
-export async function findContactBy(
-  db: DbOrTx,
-  workspaceId: string,
-  by: { phoneNumber: string } | { userId: string },
-): Promise<ContactRow | undefined> {
+export async function findContactBy(db: DbOrTx, workspaceId: string, by: { phoneNumber: string } | { userId: string }): Promise<ContactRow | undefined> {
   const where = 'phoneNumber' in by ? eq(contacts.phoneNumber, by.phoneNumber) : eq(contacts.providerUserId, by.userId);
-  const [row] = await db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), where)).for('update');
+  const [row] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.workspaceId, workspaceId), where))
+    .for('update');
   return row;
 }

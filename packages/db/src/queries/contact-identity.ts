@@ -32,7 +32,10 @@ const blank = (v: string | null | undefined) => v?.trim() || null;
 
 /** Reads without a lock: most families only find their contact, and writing paths lock as they write. */
 async function byColumn(db: DbOrTx, workspaceId: string, where: SQL, lock = false): Promise<ContactRow | undefined> {
-  const q = db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), where));
+  const q = db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.workspaceId, workspaceId), where));
   const [row] = lock ? await q.for('update') : await q;
   return row;
 }

@@ -18,8 +18,7 @@ function mergedFields(keep: ContactRow, absorb: ContactRow): Partial<ContactRow>
   const absorbIsNewer = absorb.lastInboundAt !== null && (keep.lastInboundAt === null || absorb.lastInboundAt > keep.lastInboundAt);
   const [fresh, stale] = absorbIsNewer ? [absorb, keep] : [keep, absorb];
   const decidedLater = absorb.subscriberStatusAt !== null && (keep.subscriberStatusAt === null || absorb.subscriberStatusAt > keep.subscriberStatusAt);
-  const decision =
-    keep.subscriberStatus === 'blocked' ? keep : absorb.subscriberStatus === 'blocked' ? absorb : decidedLater ? absorb : keep;
+  const decision = keep.subscriberStatus === 'blocked' ? keep : absorb.subscriberStatus === 'blocked' ? absorb : decidedLater ? absorb : keep;
   return {
     phoneNumber: keep.phoneNumber ?? absorb.phoneNumber,
     providerUserId: keep.providerUserId ?? absorb.providerUserId,
@@ -59,8 +58,14 @@ function mergedWindow(k: ConversationRow, a: ConversationRow): Pick<Conversation
  */
 async function mergeConversations(db: DbOrTx, workspaceId: string, keep: ConversationRow, absorb: ConversationRow): Promise<void> {
   const inWs = (table: typeof messages | typeof conversationWindows, id: string) => and(eq(table.workspaceId, workspaceId), eq(table.conversationId, id));
-  await db.update(messages).set({ conversationId: keep.id, updatedAt: sql`now()` }).where(inWs(messages, absorb.id));
-  await db.update(conversationWindows).set({ conversationId: keep.id, updatedAt: sql`now()` }).where(inWs(conversationWindows, absorb.id));
+  await db
+    .update(messages)
+    .set({ conversationId: keep.id, updatedAt: sql`now()` })
+    .where(inWs(messages, absorb.id));
+  await db
+    .update(conversationWindows)
+    .set({ conversationId: keep.id, updatedAt: sql`now()` })
+    .where(inWs(conversationWindows, absorb.id));
   const providerFromAbsorbed =
     absorb.providerConversationId !== null &&
     (keep.providerConversationId === null ||
@@ -129,14 +134,26 @@ export async function mergeContacts(db: DbOrTx, workspaceId: string, keepId: str
   const absorbThread = threads.find((t) => t.contactId === absorbId);
   if (keepThread && absorbThread) await mergeConversations(db, workspaceId, keepThread, absorbThread);
   else if (absorbThread) {
-    await db.update(conversations).set({ contactId: keepId, updatedAt: sql`now()` }).where(and(eq(conversations.workspaceId, workspaceId), eq(conversations.id, absorbThread.id)));
+    await db
+      .update(conversations)
+      .set({ contactId: keepId, updatedAt: sql`now()` })
+      .where(and(eq(conversations.workspaceId, workspaceId), eq(conversations.id, absorbThread.id)));
   }
 
   const moveTo = { contactId: keepId };
-  await db.update(messages).set({ ...moveTo, updatedAt: sql`now()` }).where(and(eq(messages.workspaceId, workspaceId), eq(messages.contactId, absorbId)));
-  await db.update(messageStatuses).set(moveTo).where(and(eq(messageStatuses.workspaceId, workspaceId), eq(messageStatuses.contactId, absorbId)));
+  await db
+    .update(messages)
+    .set({ ...moveTo, updatedAt: sql`now()` })
+    .where(and(eq(messages.workspaceId, workspaceId), eq(messages.contactId, absorbId)));
+  await db
+    .update(messageStatuses)
+    .set(moveTo)
+    .where(and(eq(messageStatuses.workspaceId, workspaceId), eq(messageStatuses.contactId, absorbId)));
   await mergeReactions(db, workspaceId, keepId, absorbId);
-  await db.update(messageRevisions).set(moveTo).where(and(eq(messageRevisions.workspaceId, workspaceId), eq(messageRevisions.contactId, absorbId)));
+  await db
+    .update(messageRevisions)
+    .set(moveTo)
+    .where(and(eq(messageRevisions.workspaceId, workspaceId), eq(messageRevisions.contactId, absorbId)));
   await db
     .update(contactIdentityChanges)
     .set(moveTo)

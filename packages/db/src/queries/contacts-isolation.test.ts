@@ -1,13 +1,47 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing/index';
 import {
-  anonymizeContactRow, applySubscriberKeyword, closeServiceWindow, deleteReactionsBefore, deleteStatusesBefore, findEnvelopesNamingPhone, getContact,
-  getConversation, getMessageByProviderId, insertMessage, listContactConversations, listContactMessages, listContactStatuses,
-  listContacts, loadAssistantContext, purgeEnvelopeBodiesBefore, purgeMessageContentBefore, purgeVersionContentBefore, recordMessageStatus,
-  removeContactMessageContent, searchContactIdsFullText, searchContacts, searchMessagesFullText, touchConversationInbound,
-  updateContact, upsertWorkspace, resolveContact, upsertReaction, listMessageReactions, listContactReactions,
-  recordRevision, applyMessageRevisions, listMessageRevisions, getIdentityChange, recordIdentityChange, findContactBy, setContactIdentifiers,
-  markIdentityChanged, mergeContacts, findEnvelopesNamingContact, listContactIdentityChanges,
+  anonymizeContactRow,
+  applySubscriberKeyword,
+  closeServiceWindow,
+  deleteReactionsBefore,
+  deleteStatusesBefore,
+  findEnvelopesNamingPhone,
+  getContact,
+  getConversation,
+  getMessageByProviderId,
+  insertMessage,
+  listContactConversations,
+  listContactMessages,
+  listContactStatuses,
+  listContacts,
+  loadAssistantContext,
+  purgeEnvelopeBodiesBefore,
+  purgeMessageContentBefore,
+  purgeVersionContentBefore,
+  recordMessageStatus,
+  removeContactMessageContent,
+  searchContactIdsFullText,
+  searchContacts,
+  searchMessagesFullText,
+  touchConversationInbound,
+  updateContact,
+  upsertWorkspace,
+  resolveContact,
+  upsertReaction,
+  listMessageReactions,
+  listContactReactions,
+  recordRevision,
+  applyMessageRevisions,
+  listMessageRevisions,
+  getIdentityChange,
+  recordIdentityChange,
+  findContactBy,
+  setContactIdentifiers,
+  markIdentityChanged,
+  mergeContacts,
+  findEnvelopesNamingContact,
+  listContactIdentityChanges,
 } from './index';
 import { webhookEvents } from '../schema/index';
 
@@ -27,17 +61,46 @@ describe('cross-workspace isolation of the contact query functions', () => {
     b = (await upsertWorkspace(tdb.db, 'ciso-b')).workspace.id;
     contactA = (await resolveContact(tdb.db, a, { phoneNumber: '+16505551234', userId: null, profileName: 'Sheena' }, { at, inbound: true })).id;
     conversationA = (await touchConversationInbound(tdb.db, a, contactA, at)).id;
-    await insertMessage(tdb.db, a, { conversationId: conversationA, contactId: contactA, direction: 'inbound', providerMessageId: 'wamid.a', type: 'text', body: 'refund please', sentAt: at });
+    await insertMessage(tdb.db, a, {
+      conversationId: conversationA,
+      contactId: contactA,
+      direction: 'inbound',
+      providerMessageId: 'wamid.a',
+      type: 'text',
+      body: 'refund please',
+      sentAt: at,
+    });
     await recordMessageStatus(tdb.db, a, { providerMessageId: 'wamid.o', status: 'read', occurredAt: at, contactId: contactA });
     await resolveContact(tdb.db, a, { phoneNumber: '+16505551234', userId: 'user.a' }, { at });
     await upsertReaction(tdb.db, a, { reactedToMessageId: 'wamid.o', contactId: contactA, providerMessageId: 'wamid.r', emoji: '👍', occurredAt: at });
-    await recordRevision(tdb.db, a, { kind: 'edit', providerMessageId: 'wamid.e', messageProviderId: 'wamid.a', contactId: contactA, occurredAt: later, content: { kind: 'text', body: 'refund now' }, text: 'refund now' });
+    await recordRevision(tdb.db, a, {
+      kind: 'edit',
+      providerMessageId: 'wamid.e',
+      messageProviderId: 'wamid.a',
+      contactId: contactA,
+      occurredAt: later,
+      content: { kind: 'text', body: 'refund now' },
+      text: 'refund now',
+    });
     await applyMessageRevisions(tdb.db, a, 'wamid.a');
     await recordIdentityChange(tdb.db, a, { contactId: contactA, providerMessageId: 'wamid.s', change: 'identity_changed', occurredAt: at });
     const body = Buffer.from('{"from":"16505551234"}');
     await tdb.db.insert(webhookEvents).values({
-      id: 'evt_a', workspaceId: a, source: 'messaging', topic: 'messages', requestId: 'r', signatureValid: true, headers: {}, query: {},
-      bodyHash: 'h', rawBody: body, bodySize: body.length, summary: {}, normalizationStatus: 'processed', responseStatus: 200, receivedAt: at,
+      id: 'evt_a',
+      workspaceId: a,
+      source: 'messaging',
+      topic: 'messages',
+      requestId: 'r',
+      signatureValid: true,
+      headers: {},
+      query: {},
+      bodyHash: 'h',
+      rawBody: body,
+      bodySize: body.length,
+      summary: {},
+      normalizationStatus: 'processed',
+      responseStatus: 200,
+      receivedAt: at,
     });
   });
   afterAll(async () => tdb?.drop());
@@ -93,7 +156,11 @@ describe('cross-workspace isolation of the contact query functions', () => {
     expect(inB.id).not.toBe(contactA);
 
     expect(await getContact(tdb.db, a, contactA)).toMatchObject({
-      name: 'Sheena', phoneNumber: '+16505551234', providerUserId: 'user.a', subscriberStatus: 'subscribed', identityChangedAt: null,
+      name: 'Sheena',
+      phoneNumber: '+16505551234',
+      providerUserId: 'user.a',
+      subscriberStatus: 'subscribed',
+      identityChangedAt: null,
     });
     expect(await getMessageByProviderId(tdb.db, a, 'wamid.a')).toMatchObject({ body: 'refund now' });
     expect(await listMessageReactions(tdb.db, a, ['wamid.o'])).toHaveLength(1);

@@ -36,7 +36,10 @@ export async function applySubscriberKeyword(
 }
 
 export async function getContact(db: DbOrTx, workspaceId: string, contactId: string): Promise<ContactRow | undefined> {
-  const [row] = await db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId)));
+  const [row] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId)));
   return row;
 }
 
@@ -57,11 +60,7 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * Keyset page ordered by id (ids sort by creation time), optionally filtered by a search
  * over phone number, name, profile name, email, username and provider user id. `cursor` is the last id of the previous page.
  */
-export async function searchContacts(
-  db: DbOrTx,
-  workspaceId: string,
-  opts: { search?: string; cursor?: string; limit: number },
-): Promise<ContactRow[]> {
+export async function searchContacts(db: DbOrTx, workspaceId: string, opts: { search?: string; cursor?: string; limit: number }): Promise<ContactRow[]> {
   const where: SQL[] = [eq(contacts.workspaceId, workspaceId)];
   if (opts.cursor) where.push(gt(contacts.id, opts.cursor));
   const term = opts.search?.trim();
@@ -80,7 +79,12 @@ export async function searchContacts(
       )!,
     );
   }
-  return db.select().from(contacts).where(and(...where)).orderBy(asc(contacts.id)).limit(opts.limit);
+  return db
+    .select()
+    .from(contacts)
+    .where(and(...where))
+    .orderBy(asc(contacts.id))
+    .limit(opts.limit);
 }
 
 export interface ContactPatch {
@@ -100,6 +104,10 @@ export async function updateContact(db: DbOrTx, workspaceId: string, contactId: 
     set.subscriberStatusAt = now;
     set.subscriberStatusSource = 'operator';
   }
-  const [row] = await db.update(contacts).set(set).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId))).returning();
+  const [row] = await db
+    .update(contacts)
+    .set(set)
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId)))
+    .returning();
   return row;
 }

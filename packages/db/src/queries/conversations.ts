@@ -144,7 +144,10 @@ export async function upsertProviderWindow(db: DbOrTx, workspaceId: string, inpu
 }
 
 export async function getConversation(db: DbOrTx, workspaceId: string, conversationId: string): Promise<ConversationRow | undefined> {
-  const [row] = await db.select().from(conversations).where(and(eq(conversations.workspaceId, workspaceId), eq(conversations.id, conversationId)));
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.workspaceId, workspaceId), eq(conversations.id, conversationId)));
   return row;
 }
 

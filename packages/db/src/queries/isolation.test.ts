@@ -1,9 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing/index';
 import {
-  deleteMember, deleteSecret, findMemberByEmail, getMember, getSecretCiphertext, getWorkspace, insertApiKey, listApiKeys,
-  listAuditLogs, listMembers, listSecretNames, putSecretCiphertext, revokeApiKey, revokeMemberSessions, revokeSession,
-  touchSession, updateMemberRole, upsertMember, upsertWorkspace, writeAuditLog, createSession, findSessionByTokenHash,
+  deleteMember,
+  deleteSecret,
+  findMemberByEmail,
+  getMember,
+  getSecretCiphertext,
+  getWorkspace,
+  insertApiKey,
+  listApiKeys,
+  listAuditLogs,
+  listMembers,
+  listSecretNames,
+  putSecretCiphertext,
+  revokeApiKey,
+  revokeMemberSessions,
+  revokeSession,
+  touchSession,
+  updateMemberRole,
+  upsertMember,
+  upsertWorkspace,
+  writeAuditLog,
+  createSession,
+  findSessionByTokenHash,
 } from './index';
 
 /** Every workspace-scoped query function, called with workspace B on workspace A's rows. */

@@ -28,7 +28,10 @@ export async function insertMember(db: DbOrTx, workspaceId: string, input: { ema
 }
 
 export async function getMember(db: DbOrTx, workspaceId: string, memberId: string): Promise<MemberRow | undefined> {
-  const [row] = await db.select().from(members).where(and(eq(members.workspaceId, workspaceId), eq(members.id, memberId)));
+  const [row] = await db
+    .select()
+    .from(members)
+    .where(and(eq(members.workspaceId, workspaceId), eq(members.id, memberId)));
   return row;
 }
 
@@ -49,11 +52,7 @@ export async function findLoginCandidates(db: DbOrTx, email: string, workspaceSl
     .select({ member: members, workspace: { id: workspaces.id, slug: workspaces.slug } })
     .from(members)
     .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
-    .where(
-      workspaceSlug
-        ? and(eq(members.email, email.toLowerCase()), eq(workspaces.slug, workspaceSlug))
-        : eq(members.email, email.toLowerCase()),
-    )
+    .where(workspaceSlug ? and(eq(members.email, email.toLowerCase()), eq(workspaces.slug, workspaceSlug)) : eq(members.email, email.toLowerCase()))
     .orderBy(asc(members.createdAt));
   return rows;
 }

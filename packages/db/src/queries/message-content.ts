@@ -18,11 +18,7 @@ export interface ContentColumns {
 export function contentColumns(content: MessageContent | null, text: string | null): ContentColumns {
   const media = content?.kind === 'media' ? content : null;
   const reply =
-    content?.kind === 'interactive'
-      ? { kind: content.replyType, id: content.id }
-      : content?.kind === 'button'
-        ? { kind: 'button', id: content.payload }
-        : null;
+    content?.kind === 'interactive' ? { kind: content.replyType, id: content.id } : content?.kind === 'button' ? { kind: 'button', id: content.payload } : null;
   return {
     body: media ? null : text,
     caption: media ? (text ?? media.caption) : null,

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx } from '../client';
 import { createTestDatabase, type TestDatabase } from '../testing/index';
 import {
-  applyMessageRevisions, ensureConversation, getMessageByProviderId, insertMessage, recordMessageStatus, recordRevision, resolveContact,
+  applyMessageRevisions,
+  ensureConversation,
+  getMessageByProviderId,
+  insertMessage,
+  recordMessageStatus,
+  recordRevision,
+  resolveContact,
   upsertWorkspace,
 } from './index';
 
@@ -30,18 +36,40 @@ describe('a message and its revoke, edit or status recorded concurrently still j
   afterAll(async () => tdb?.drop());
 
   const insert = (tx: Tx, id: string, direction: 'inbound' | 'outbound' = 'inbound') =>
-    insertMessage(tx, ws, { conversationId, contactId, direction, providerMessageId: id, type: 'text', body: 'secret words', content: { kind: 'text', body: 'secret words' }, sentAt: at });
+    insertMessage(tx, ws, {
+      conversationId,
+      contactId,
+      direction,
+      providerMessageId: id,
+      type: 'text',
+      body: 'secret words',
+      content: { kind: 'text', body: 'secret words' },
+      sentAt: at,
+    });
   const revoke = async (tx: Tx, id: string) => {
-    await recordRevision(tx, ws, { kind: 'revoke', providerMessageId: `${id}.revoke`, messageProviderId: id, contactId, occurredAt: new Date(at.getTime() + 60_000) });
+    await recordRevision(tx, ws, {
+      kind: 'revoke',
+      providerMessageId: `${id}.revoke`,
+      messageProviderId: id,
+      contactId,
+      occurredAt: new Date(at.getTime() + 60_000),
+    });
     await applyMessageRevisions(tx, ws, id);
   };
   const editTo = async (tx: Tx, id: string, body: string) => {
     await recordRevision(tx, ws, {
-      kind: 'edit', providerMessageId: `${id}.edit`, messageProviderId: id, contactId, occurredAt: new Date(at.getTime() + 60_000), content: { kind: 'text', body }, text: body,
+      kind: 'edit',
+      providerMessageId: `${id}.edit`,
+      messageProviderId: id,
+      contactId,
+      occurredAt: new Date(at.getTime() + 60_000),
+      content: { kind: 'text', body },
+      text: body,
     });
     await applyMessageRevisions(tx, ws, id);
   };
-  const read = (tx: Tx, id: string) => recordMessageStatus(tx, ws, { providerMessageId: id, status: 'read', occurredAt: new Date(at.getTime() + 30_000), contactId });
+  const read = (tx: Tx, id: string) =>
+    recordMessageStatus(tx, ws, { providerMessageId: id, status: 'read', occurredAt: new Date(at.getTime() + 30_000), contactId });
 
   /** Advisory-lock waits in this test's database (pg_locks is cluster-wide). */
   const waiting = async () =>
@@ -77,26 +105,41 @@ describe('a message and its revoke, edit or status recorded concurrently still j
 
   it('a revoke recorded while the message is being inserted: the message is revoked, its content gone', async () => {
     const m = id();
-    await concurrently((tx) => insert(tx, m), (tx) => revoke(tx, m));
+    await concurrently(
+      (tx) => insert(tx, m),
+      (tx) => revoke(tx, m),
+    );
     expect(await getMessageByProviderId(tdb.db, ws, m)).toMatchObject({ body: null, content: null, revokedAt: new Date(at.getTime() + 60_000) });
   });
 
   it('a message inserted while its revoke is being recorded: likewise', async () => {
     const m = id();
-    await concurrently((tx) => revoke(tx, m), (tx) => insert(tx, m));
+    await concurrently(
+      (tx) => revoke(tx, m),
+      (tx) => insert(tx, m),
+    );
     expect(await getMessageByProviderId(tdb.db, ws, m)).toMatchObject({ body: null, content: null, revokedAt: new Date(at.getTime() + 60_000) });
   });
 
   it('an edit recorded while the message is being inserted: the message says the edited words', async () => {
     const m = id();
-    await concurrently((tx) => insert(tx, m), (tx) => editTo(tx, m, 'edited words'));
+    await concurrently(
+      (tx) => insert(tx, m),
+      (tx) => editTo(tx, m, 'edited words'),
+    );
     expect(await getMessageByProviderId(tdb.db, ws, m)).toMatchObject({ body: 'edited words', editedAt: new Date(at.getTime() + 60_000) });
   });
 
   it('a read receipt recorded while the message is being inserted, and the other way round: the message is read', async () => {
     const [a, b] = [id(), id()];
-    await concurrently((tx) => insert(tx, a, 'outbound'), (tx) => read(tx, a));
-    await concurrently((tx) => read(tx, b), (tx) => insert(tx, b, 'outbound'));
+    await concurrently(
+      (tx) => insert(tx, a, 'outbound'),
+      (tx) => read(tx, a),
+    );
+    await concurrently(
+      (tx) => read(tx, b),
+      (tx) => insert(tx, b, 'outbound'),
+    );
     expect(await getMessageByProviderId(tdb.db, ws, a)).toMatchObject({ status: 'read' });
     expect(await getMessageByProviderId(tdb.db, ws, b)).toMatchObject({ status: 'read' });
   });

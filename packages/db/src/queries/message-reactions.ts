@@ -59,5 +59,9 @@ export async function listMessageReactions(db: DbOrTx, workspaceId: string, prov
 /** Everything a contact reacted with, oldest first (GDPR export). */
 export async function listContactReactions(db: DbOrTx, workspaceId: string, contactId: string): Promise<MessageReactionRow[]> {
   const r = messageReactions;
-  return db.select().from(r).where(and(eq(r.workspaceId, workspaceId), eq(r.contactId, contactId))).orderBy(asc(r.occurredAt), asc(r.id));
+  return db
+    .select()
+    .from(r)
+    .where(and(eq(r.workspaceId, workspaceId), eq(r.contactId, contactId)))
+    .orderBy(asc(r.occurredAt), asc(r.id));
 }

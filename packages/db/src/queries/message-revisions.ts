@@ -71,16 +71,15 @@ async function markApplied(db: DbOrTx, workspaceId: string, messageProviderId: s
  * - content removed by erasure or retention never comes back: the edit's content is dropped.
  * `stored` is the message row when the caller has just inserted it (no need to read it again).
  */
-export async function applyMessageRevisions(
-  db: DbOrTx,
-  workspaceId: string,
-  messageProviderId: string,
-  stored?: MessageRow,
-): Promise<MessageRow | undefined> {
+export async function applyMessageRevisions(db: DbOrTx, workspaceId: string, messageProviderId: string, stored?: MessageRow): Promise<MessageRow | undefined> {
   const m = messages;
   const [message] = stored
     ? [stored]
-    : await db.select().from(m).where(and(eq(m.workspaceId, workspaceId), eq(m.providerMessageId, messageProviderId))).for('update');
+    : await db
+        .select()
+        .from(m)
+        .where(and(eq(m.workspaceId, workspaceId), eq(m.providerMessageId, messageProviderId)))
+        .for('update');
   if (!message) return undefined;
   const revisions = await db
     .select()

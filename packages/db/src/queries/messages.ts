@@ -1,6 +1,12 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import {
-  DELIVERY_STATUS_RANK, newId, type DeliveryStatus, type MessageContent, type MessageContext, type MessageReferral, type ProviderError,
+  DELIVERY_STATUS_RANK,
+  newId,
+  type DeliveryStatus,
+  type MessageContent,
+  type MessageContext,
+  type MessageReferral,
+  type ProviderError,
 } from '@mos/core';
 import type { DbOrTx } from '../client';
 import { messages, messageStatuses } from '../schema/index';
@@ -86,11 +92,7 @@ export interface NewStatus {
  * so a message being stored concurrently is joined by one side or the other). Returns whether
  * a history row was added and the message, if any.
  */
-export async function recordMessageStatus(
-  db: DbOrTx,
-  workspaceId: string,
-  input: NewStatus,
-): Promise<{ inserted: boolean; message: MessageRow | undefined }> {
+export async function recordMessageStatus(db: DbOrTx, workspaceId: string, input: NewStatus): Promise<{ inserted: boolean; message: MessageRow | undefined }> {
   await lockProviderMessage(db, workspaceId, input.providerMessageId);
   const rows = await db
     .insert(messageStatuses)
@@ -133,7 +135,10 @@ export async function reconcileMessageStatus(db: DbOrTx, workspaceId: string, pr
 }
 
 export async function getMessageByProviderId(db: DbOrTx, workspaceId: string, providerMessageId: string): Promise<MessageRow | undefined> {
-  const [row] = await db.select().from(messages).where(and(eq(messages.workspaceId, workspaceId), eq(messages.providerMessageId, providerMessageId)));
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.workspaceId, workspaceId), eq(messages.providerMessageId, providerMessageId)));
   return row;
 }
 
@@ -172,7 +177,10 @@ export async function listMessageStatuses(db: DbOrTx, workspaceId: string, provi
 
 /** All history rows about a contact: by recipient, or by any of the contact's messages. */
 export async function listContactStatuses(db: DbOrTx, workspaceId: string, contactId: string): Promise<MessageStatusRow[]> {
-  const own = db.select({ id: messages.providerMessageId }).from(messages).where(and(eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)));
+  const own = db
+    .select({ id: messages.providerMessageId })
+    .from(messages)
+    .where(and(eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)));
   return db
     .select()
     .from(messageStatuses)

@@ -45,7 +45,10 @@ export async function enqueueOutboxJob(db: DbOrTx, workspaceId: string, job: New
 }
 
 export async function findOutboxJobByDedupKey(db: DbOrTx, workspaceId: string, dedupKey: string): Promise<OutboxJobRow | undefined> {
-  const [row] = await db.select().from(outboxJobs).where(and(eq(outboxJobs.workspaceId, workspaceId), eq(outboxJobs.dedupKey, dedupKey)));
+  const [row] = await db
+    .select()
+    .from(outboxJobs)
+    .where(and(eq(outboxJobs.workspaceId, workspaceId), eq(outboxJobs.dedupKey, dedupKey)));
   return row;
 }
 

@@ -38,10 +38,7 @@ interface ClaimRow extends Record<string, unknown> {
  * relay that dies mid-dispatch leaves its jobs pending for the next one (which then meets
  * REJECT_DUPLICATE in Temporal and treats it as done). Must run inside a transaction.
  */
-export async function claimPendingJobs(
-  tx: DbOrTx,
-  opts: { jobType: string; limit: number; now: Date },
-): Promise<ClaimedJob[]> {
+export async function claimPendingJobs(tx: DbOrTx, opts: { jobType: string; limit: number; now: Date }): Promise<ClaimedJob[]> {
   const res = await tx.execute<ClaimRow>(sql`
     SELECT j.id, j.workspace_id, j.job_type, j.attempts,
            j.payload->>'webhookEventId' AS webhook_event_id, e.topic, e.source, e.delivery_id
@@ -64,12 +61,7 @@ export async function claimPendingJobs(
 }
 
 /** pending -> dispatched, recording the workflow that now owns the job. */
-export async function markJobDispatched(
-  tx: DbOrTx,
-  workspaceId: string,
-  jobId: string,
-  input: { workflowId: string; now: Date },
-): Promise<boolean> {
+export async function markJobDispatched(tx: DbOrTx, workspaceId: string, jobId: string, input: { workflowId: string; now: Date }): Promise<boolean> {
   const rows = await tx
     .update(outboxJobs)
     .set({
@@ -86,12 +78,7 @@ export async function markJobDispatched(
 }
 
 /** A failed dispatch attempt: the job stays pending and becomes due again at `availableAt`. */
-export async function deferJob(
-  tx: DbOrTx,
-  workspaceId: string,
-  jobId: string,
-  input: { error: string; availableAt: Date; now: Date },
-): Promise<boolean> {
+export async function deferJob(tx: DbOrTx, workspaceId: string, jobId: string, input: { error: string; availableAt: Date; now: Date }): Promise<boolean> {
   const rows = await tx
     .update(outboxJobs)
     .set({

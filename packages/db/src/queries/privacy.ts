@@ -79,7 +79,10 @@ export async function removeContactMessageContent(db: DbOrTx, workspaceId: strin
     .set({ ...REMOVED_CONTENT, contentRemovedAt: sql`coalesce(${messages.contentRemovedAt}, ${now})`, updatedAt: now })
     .where(and(eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)))
     .returning({ id: messages.id });
-  const own = db.select({ id: messages.providerMessageId }).from(messages).where(and(eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)));
+  const own = db
+    .select({ id: messages.providerMessageId })
+    .from(messages)
+    .where(and(eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)));
   await db
     .update(messageRevisions)
     .set({ content: null, text: null })
@@ -97,8 +100,16 @@ export async function anonymizeContactRow(db: DbOrTx, workspaceId: string, conta
   const rows = await db
     .update(contacts)
     .set({
-      phoneNumber: token, providerUserId: null, username: null, countryCode: null, name: null, profileName: null, email: null,
-      externalReferenceId: null, anonymizedAt: now, updatedAt: now,
+      phoneNumber: token,
+      providerUserId: null,
+      username: null,
+      countryCode: null,
+      name: null,
+      profileName: null,
+      email: null,
+      externalReferenceId: null,
+      anonymizedAt: now,
+      updatedAt: now,
     })
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId)))
     .returning({ id: contacts.id });

@@ -5,11 +5,7 @@ import { members, sessions, workspaces } from '../schema/index';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
-export async function createSession(
-  db: DbOrTx,
-  workspaceId: string,
-  input: { memberId: string; tokenHash: string; now: Date },
-): Promise<SessionRow> {
+export async function createSession(db: DbOrTx, workspaceId: string, input: { memberId: string; tokenHash: string; now: Date }): Promise<SessionRow> {
   const [row] = await db
     .insert(sessions)
     .values({ id: newId('session'), workspaceId, memberId: input.memberId, tokenHash: input.tokenHash, createdAt: input.now, lastSeenAt: input.now })
@@ -32,7 +28,10 @@ export async function findSessionByTokenHash(db: DbOrTx, tokenHash: string) {
 }
 
 export async function touchSession(db: DbOrTx, workspaceId: string, sessionId: string, now: Date): Promise<void> {
-  await db.update(sessions).set({ lastSeenAt: now }).where(and(eq(sessions.workspaceId, workspaceId), eq(sessions.id, sessionId)));
+  await db
+    .update(sessions)
+    .set({ lastSeenAt: now })
+    .where(and(eq(sessions.workspaceId, workspaceId), eq(sessions.id, sessionId)));
 }
 
 export async function revokeSession(db: DbOrTx, workspaceId: string, sessionId: string, now: Date): Promise<void> {

@@ -40,9 +40,17 @@ type Patch = Partial<typeof syncedTemplates.$inferInsert>;
  * starts from when a re-created template (same name and language, new id) takes it over.
  */
 export const FRESH_TEMPLATE_STATE = {
-  statusDetail: null, statusChangedAt: null, rejectionReason: null,
-  qualityScore: null, previousQualityScore: null, qualityChangedAt: null,
-  previousCategory: null, pendingCategory: null, pendingCategoryAt: null, categoryChangedAt: null, componentsChangedAt: null,
+  statusDetail: null,
+  statusChangedAt: null,
+  rejectionReason: null,
+  qualityScore: null,
+  previousQualityScore: null,
+  qualityChangedAt: null,
+  previousCategory: null,
+  pendingCategory: null,
+  pendingCategoryAt: null,
+  categoryChangedAt: null,
+  componentsChangedAt: null,
 } satisfies Patch;
 
 /** The stored stamp is no newer than `at` (null `at`: only while nothing timed is stored). */
@@ -123,9 +131,7 @@ export async function applySyncedTemplateChange(
       .set({
         // A takeover (see locateSyncedTemplate) moves the copy to the new id as of this change;
         // what the provider said about the template it replaced no longer applies.
-        ...(takeover
-          ? { ...FRESH_TEMPLATE_STATE, status: 'unknown', providerTemplateId: ref.providerTemplateId, syncedAt: change.at ?? now }
-          : {}),
+        ...(takeover ? { ...FRESH_TEMPLATE_STATE, status: 'unknown', providerTemplateId: ref.providerTemplateId, syncedAt: change.at ?? now } : {}),
         ...change.patch(row),
         updatedAt: now,
       })
@@ -151,11 +157,17 @@ export function applyTemplateQualityUpdate(
   now: Date,
 ): Promise<SyncedTemplateChangeResult> {
   const at = update.occurredAt;
-  return applySyncedTemplateChange(db, workspaceId, update, {
-    at,
-    stamp: syncedTemplates.qualityChangedAt,
-    patch: () => ({ qualityScore: update.newScore, previousQualityScore: update.previousScore, qualityChangedAt: at }),
-  }, now);
+  return applySyncedTemplateChange(
+    db,
+    workspaceId,
+    update,
+    {
+      at,
+      stamp: syncedTemplates.qualityChangedAt,
+      patch: () => ({ qualityScore: update.newScore, previousQualityScore: update.previousScore, qualityChangedAt: at }),
+    },
+    now,
+  );
 }
 
 /**
@@ -178,20 +190,26 @@ export function applyTemplateCategoryUpdate(
 ): Promise<SyncedTemplateChangeResult> {
   const at = update.occurredAt;
   const impending = update.correctCategory !== null;
-  return applySyncedTemplateChange(db, workspaceId, update, {
-    at,
-    stamp: syncedTemplates.categoryChangedAt,
-    patch: (row) =>
-      impending
-        ? { category: update.newCategory, pendingCategory: update.correctCategory, pendingCategoryAt: update.effectiveAt, categoryChangedAt: at }
-        : {
-            category: update.newCategory,
-            previousCategory: update.previousCategory ?? (row.category !== update.newCategory ? row.category : row.previousCategory),
-            pendingCategory: null,
-            pendingCategoryAt: null,
-            categoryChangedAt: at,
-          },
-  }, now);
+  return applySyncedTemplateChange(
+    db,
+    workspaceId,
+    update,
+    {
+      at,
+      stamp: syncedTemplates.categoryChangedAt,
+      patch: (row) =>
+        impending
+          ? { category: update.newCategory, pendingCategory: update.correctCategory, pendingCategoryAt: update.effectiveAt, categoryChangedAt: at }
+          : {
+              category: update.newCategory,
+              previousCategory: update.previousCategory ?? (row.category !== update.newCategory ? row.category : row.previousCategory),
+              pendingCategory: null,
+              pendingCategoryAt: null,
+              categoryChangedAt: at,
+            },
+    },
+    now,
+  );
 }
 
 /** `message_template_components_update`: the copy's components become the edited ones. */
@@ -202,9 +220,15 @@ export function applyTemplateComponentsUpdate(
   now: Date,
 ): Promise<SyncedTemplateChangeResult> {
   const at = update.occurredAt;
-  return applySyncedTemplateChange(db, workspaceId, update, {
-    at,
-    stamp: syncedTemplates.componentsChangedAt,
-    patch: () => ({ components: update.components, componentsChangedAt: at }),
-  }, now);
+  return applySyncedTemplateChange(
+    db,
+    workspaceId,
+    update,
+    {
+      at,
+      stamp: syncedTemplates.componentsChangedAt,
+      patch: () => ({ components: update.components, componentsChangedAt: at }),
+    },
+    now,
+  );
 }

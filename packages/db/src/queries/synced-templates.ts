@@ -68,8 +68,7 @@ export async function upsertSyncedTemplate(db: DbOrTx, workspaceId: string, inpu
   // Same name and language under a new id: the provider re-created the template, and what its
   // webhooks said about the old one (quality, status detail, category news) no longer applies.
   const recreated = sql`${syncedTemplates.providerTemplateId} IS DISTINCT FROM ${input.providerTemplateId}`;
-  const unlessRecreated = (col: PgColumn) =>
-    sql`CASE WHEN ${recreated} THEN NULL ELSE ${col} END`;
+  const unlessRecreated = (col: PgColumn) => sql`CASE WHEN ${recreated} THEN NULL ELSE ${col} END`;
   const [row] = await db
     .insert(syncedTemplates)
     .values({

@@ -97,7 +97,8 @@ export async function applyTemplateStatusUpdate(
   };
   return db.transaction(async (tx) => {
     const byId = await findTemplateByProviderId(tx, workspaceId, update.providerTemplateId);
-    const library = byId ?? (update.name !== null && update.language !== null ? await findTemplateByKey(tx, workspaceId, update.name, update.language) : undefined);
+    const library =
+      byId ?? (update.name !== null && update.language !== null ? await findTemplateByKey(tx, workspaceId, update.name, update.language) : undefined);
     let template = library ?? null;
     let libraryChanged = false;
     if (library && library.status === 'pending_approval' && (status === 'approved' || status === 'rejected')) {
@@ -130,7 +131,7 @@ export async function applyTemplateStatusUpdate(
             ? {}
             : {
                 status: STATUS_NOT_STATED.has(event) ? 'unknown' : status,
-                rejectionReason: status === 'rejected' ? code ?? 'Rejected by the provider' : null,
+                rejectionReason: status === 'rejected' ? (code ?? 'Rejected by the provider') : null,
               }),
           statusDetail: detail,
           statusChangedAt: at,

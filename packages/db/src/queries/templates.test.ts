@@ -79,16 +79,34 @@ describe('template queries', () => {
   it('applyTemplateStatusUpdate moves pending_approval to approved or rejected, idempotently', async () => {
     const ok = await insertTemplate(tdb.db, ws, fields('will_pass'), at(1));
     await updateTemplate(tdb.db, ws, ok.id, { status: 'pending_approval', providerTemplateId: '500' }, at(2));
-    const approved = await applyTemplateStatusUpdate(tdb.db, ws, { providerTemplateId: '500', name: 'will_pass', language: 'en_US', event: 'APPROVED', reason: 'NONE' }, at(3));
-    expect(approved).toMatchObject({ libraryChanged: true, template: { status: 'approved', rejectionReason: null }, synced: { status: 'approved', category: 'UTILITY' } });
+    const approved = await applyTemplateStatusUpdate(
+      tdb.db,
+      ws,
+      { providerTemplateId: '500', name: 'will_pass', language: 'en_US', event: 'APPROVED', reason: 'NONE' },
+      at(3),
+    );
+    expect(approved).toMatchObject({
+      libraryChanged: true,
+      template: { status: 'approved', rejectionReason: null },
+      synced: { status: 'approved', category: 'UTILITY' },
+    });
     expect(approved.synced.components).toEqual(fields('x').components);
     const repeat = await applyTemplateStatusUpdate(tdb.db, ws, { providerTemplateId: '500', name: 'will_pass', language: 'en_US', event: 'APPROVED' }, at(4));
     expect(repeat.libraryChanged).toBe(false);
 
     const bad = await insertTemplate(tdb.db, ws, fields('will_fail', 'it'), at(1));
     await updateTemplate(tdb.db, ws, bad.id, { status: 'pending_approval', providerTemplateId: '501' }, at(2));
-    const rejected = await applyTemplateStatusUpdate(tdb.db, ws, { providerTemplateId: '501', name: 'will_fail', language: 'it', event: 'REJECTED', reason: 'INVALID_FORMAT' }, at(3));
-    expect(rejected).toMatchObject({ libraryChanged: true, template: { status: 'rejected', rejectionReason: 'INVALID_FORMAT' }, synced: { status: 'rejected' } });
+    const rejected = await applyTemplateStatusUpdate(
+      tdb.db,
+      ws,
+      { providerTemplateId: '501', name: 'will_fail', language: 'it', event: 'REJECTED', reason: 'INVALID_FORMAT' },
+      at(3),
+    );
+    expect(rejected).toMatchObject({
+      libraryChanged: true,
+      template: { status: 'rejected', rejectionReason: 'INVALID_FORMAT' },
+      synced: { status: 'rejected' },
+    });
   });
 
   it('applyTemplateStatusUpdate never moves a draft and still records a template it does not know', async () => {
@@ -96,7 +114,12 @@ describe('template queries', () => {
     const res = await applyTemplateStatusUpdate(tdb.db, ws, { providerTemplateId: '600', name: 'still_draft', language: 'en_US', event: 'APPROVED' }, at(2));
     expect(res.libraryChanged).toBe(false);
     expect((await getTemplate(tdb.db, ws, draft.id))?.status).toBe('draft');
-    const unknown = await applyTemplateStatusUpdate(tdb.db, other, { providerTemplateId: '700', name: 'made_elsewhere', language: 'it', event: 'APPROVED', category: 'MARKETING' }, at(2));
+    const unknown = await applyTemplateStatusUpdate(
+      tdb.db,
+      other,
+      { providerTemplateId: '700', name: 'made_elsewhere', language: 'it', event: 'APPROVED', category: 'MARKETING' },
+      at(2),
+    );
     expect(unknown.template).toBeNull();
     expect(await findSyncedTemplate(tdb.db, other, 'made_elsewhere', 'it')).toMatchObject({ status: 'approved', category: 'MARKETING' });
   });

@@ -14,13 +14,20 @@ export async function listTemplates(db: DbOrTx, workspaceId: string): Promise<Te
 }
 
 export async function getTemplate(db: DbOrTx, workspaceId: string, id: string): Promise<TemplateRow | undefined> {
-  const [row] = await db.select().from(templates).where(and(eq(templates.workspaceId, workspaceId), eq(templates.id, id)));
+  const [row] = await db
+    .select()
+    .from(templates)
+    .where(and(eq(templates.workspaceId, workspaceId), eq(templates.id, id)));
   return row;
 }
 
 /** Locks the row for the rest of the transaction: submit and the status webhook serialise. */
 export async function getTemplateForUpdate(db: DbOrTx, workspaceId: string, id: string): Promise<TemplateRow | undefined> {
-  const [row] = await db.select().from(templates).where(and(eq(templates.workspaceId, workspaceId), eq(templates.id, id))).for('update');
+  const [row] = await db
+    .select()
+    .from(templates)
+    .where(and(eq(templates.workspaceId, workspaceId), eq(templates.id, id)))
+    .for('update');
   return row;
 }
 

@@ -21,7 +21,10 @@ export async function listWebhookDeliveries(db: DbOrTx, workspaceId: string, opt
 }
 
 export async function getWebhookDelivery(db: DbOrTx, workspaceId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
-  const [row] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.workspaceId, workspaceId), eq(webhookDeliveries.id, id)));
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.workspaceId, workspaceId), eq(webhookDeliveries.id, id)));
   return row;
 }
 

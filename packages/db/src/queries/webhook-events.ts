@@ -12,7 +12,10 @@ export async function insertWebhookEvent(db: DbOrTx, workspaceId: string, row: N
 }
 
 export async function getWebhookEvent(db: DbOrTx, workspaceId: string, id: string): Promise<WebhookEventRow | undefined> {
-  const [row] = await db.select().from(webhookEvents).where(and(eq(webhookEvents.workspaceId, workspaceId), eq(webhookEvents.id, id)));
+  const [row] = await db
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.workspaceId, workspaceId), eq(webhookEvents.id, id)));
   return row;
 }
 
@@ -60,7 +63,12 @@ export async function listWebhookEvents(db: DbOrTx, workspaceId: string, filter:
 /** Replays made from one event, oldest first. */
 export async function listReplaysOf(db: DbOrTx, workspaceId: string, id: string) {
   return db
-    .select({ id: webhookEvents.id, replayedBy: webhookEvents.replayedBy, receivedAt: webhookEvents.receivedAt, normalizationStatus: webhookEvents.normalizationStatus })
+    .select({
+      id: webhookEvents.id,
+      replayedBy: webhookEvents.replayedBy,
+      receivedAt: webhookEvents.receivedAt,
+      normalizationStatus: webhookEvents.normalizationStatus,
+    })
     .from(webhookEvents)
     .where(and(eq(webhookEvents.workspaceId, workspaceId), eq(webhookEvents.replayOfId, id)))
     .orderBy(asc(webhookEvents.receivedAt), asc(webhookEvents.id));

@@ -30,12 +30,7 @@ const EVENT_COLUMNS = sql.raw(`id, workspace_id, source, topic, request_id, deli
  * went in, the event row, and queues the relay's NOTIFY. Returns the job id, or null when
  * the key was taken, in which case NOTHING was written and the caller stores the duplicate.
  */
-export async function storeSignedDelivery(
-  db: DbOrTx,
-  workspaceId: string,
-  event: NewWebhookEvent,
-  job: NewOutboxJob,
-): Promise<string | null> {
+export async function storeSignedDelivery(db: DbOrTx, workspaceId: string, event: NewWebhookEvent, job: NewOutboxJob): Promise<string | null> {
   const res = await db.execute<{ id: string }>(sql`
     WITH job AS (${insertOutboxJobSql(workspaceId, job)}), evt AS (
       INSERT INTO webhook_events (${EVENT_COLUMNS})
@@ -46,12 +41,7 @@ export async function storeSignedDelivery(
 }
 
 /** Invalid signature: the event row and its rejection row, together or not at all. */
-export async function storeRejectedDelivery(
-  db: DbOrTx,
-  workspaceId: string,
-  event: NewWebhookEvent,
-  rejection: { id: string; reason: string },
-): Promise<void> {
+export async function storeRejectedDelivery(db: DbOrTx, workspaceId: string, event: NewWebhookEvent, rejection: { id: string; reason: string }): Promise<void> {
   await db.execute(sql`
     WITH evt AS (
       INSERT INTO webhook_events (${EVENT_COLUMNS}) VALUES (${eventValues(workspaceId, event)})

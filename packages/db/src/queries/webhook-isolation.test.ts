@@ -1,9 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing/index';
 import {
-  countOutboxJobsByStatus, enqueueOutboxJob, findOutboxJobByDedupKey, getWebhookDelivery, getWebhookEvent, getWebhookRejection,
-  insertPendingDelivery, insertWebhookEvent, insertWebhookRejection, listOutboxJobs, listReplaysOf, listWebhookDeliveries,
-  listWebhookEvents, listWebhookRejections, upsertWorkspace,
+  countOutboxJobsByStatus,
+  enqueueOutboxJob,
+  findOutboxJobByDedupKey,
+  getWebhookDelivery,
+  getWebhookEvent,
+  getWebhookRejection,
+  insertPendingDelivery,
+  insertWebhookEvent,
+  insertWebhookRejection,
+  listOutboxJobs,
+  listReplaysOf,
+  listWebhookDeliveries,
+  listWebhookEvents,
+  listWebhookRejections,
+  upsertWorkspace,
 } from './index';
 
 /** The ingress/operator query functions, called with workspace B on workspace A's rows. */
@@ -17,10 +29,33 @@ describe('cross-workspace isolation of the webhook query functions', () => {
     tdb = await createTestDatabase();
     a = (await upsertWorkspace(tdb.db, 'wh-a')).workspace.id;
     b = (await upsertWorkspace(tdb.db, 'wh-b')).workspace.id;
-    const base = { source: 'messaging', topic: 'messages', requestId: 'r', deliveryId: 'd', duplicateOfId: null, signatureValid: true, signatureError: null, headers: {}, query: {}, bodyHash: 'h', rawBody: Buffer.from('{}'), bodySize: 2, summary: {}, normalizationStatus: 'pending', responseStatus: 200, receivedAt: now };
+    const base = {
+      source: 'messaging',
+      topic: 'messages',
+      requestId: 'r',
+      deliveryId: 'd',
+      duplicateOfId: null,
+      signatureValid: true,
+      signatureError: null,
+      headers: {},
+      query: {},
+      bodyHash: 'h',
+      rawBody: Buffer.from('{}'),
+      bodySize: 2,
+      summary: {},
+      normalizationStatus: 'pending',
+      responseStatus: 200,
+      receivedAt: now,
+    };
     await insertWebhookEvent(tdb.db, a, { ...base, id: 'evt_a' });
     await insertWebhookEvent(tdb.db, a, { ...base, id: 'evt_a2', replayOfId: 'evt_a' });
-    await enqueueOutboxJob(tdb.db, a, { id: 'job_a', jobType: 'process_webhook_event', dedupKey: 'delivery:messaging:d', payload: { webhookEventId: 'evt_a' }, now });
+    await enqueueOutboxJob(tdb.db, a, {
+      id: 'job_a',
+      jobType: 'process_webhook_event',
+      dedupKey: 'delivery:messaging:d',
+      payload: { webhookEventId: 'evt_a' },
+      now,
+    });
     await insertWebhookRejection(tdb.db, a, { id: 'rej_a', webhookEventId: 'evt_a', source: 'messaging', reason: 'mismatch', receivedAt: now });
     await insertPendingDelivery(tdb.db, a, { id: 'del_a', webhookEventId: 'evt_a', jobId: 'job_a', topic: 'messages', now });
   });

@@ -14,7 +14,13 @@ export interface EventForProcessing {
 
 export async function loadEventForProcessing(db: DbOrTx, workspaceId: string, webhookEventId: string): Promise<EventForProcessing | null> {
   const [row] = await db
-    .select({ id: webhookEvents.id, topic: webhookEvents.topic, source: webhookEvents.source, rawBody: webhookEvents.rawBody, receivedAt: webhookEvents.receivedAt })
+    .select({
+      id: webhookEvents.id,
+      topic: webhookEvents.topic,
+      source: webhookEvents.source,
+      rawBody: webhookEvents.rawBody,
+      receivedAt: webhookEvents.receivedAt,
+    })
     .from(webhookEvents)
     .where(and(eq(webhookEvents.workspaceId, workspaceId), eq(webhookEvents.id, webhookEventId)))
     .limit(1);

@@ -25,6 +25,9 @@ export async function listWebhookRejections(db: DbOrTx, workspaceId: string, opt
 }
 
 export async function getWebhookRejection(db: DbOrTx, workspaceId: string, id: string): Promise<WebhookRejectionRow | undefined> {
-  const [row] = await db.select().from(webhookRejections).where(and(eq(webhookRejections.workspaceId, workspaceId), eq(webhookRejections.id, id)));
+  const [row] = await db
+    .select()
+    .from(webhookRejections)
+    .where(and(eq(webhookRejections.workspaceId, workspaceId), eq(webhookRejections.id, id)));
   return row;
 }

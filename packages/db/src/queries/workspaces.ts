@@ -31,11 +31,7 @@ export interface WorkspaceSettings {
   llmModel?: string | null;
 }
 
-export async function upsertWorkspace(
-  db: DbOrTx,
-  slug: string,
-  settings: WorkspaceSettings = {},
-): Promise<{ workspace: WorkspaceRow; created: boolean }> {
+export async function upsertWorkspace(db: DbOrTx, slug: string, settings: WorkspaceSettings = {}): Promise<{ workspace: WorkspaceRow; created: boolean }> {
   const existing = await findWorkspaceBySlug(db, slug);
   if (existing) {
     const patch = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));

@@ -6,9 +6,7 @@ export const CHANNEL_SCOPES = ['account', 'phone_number'] as const;
 export type ChannelScopeKind = (typeof CHANNEL_SCOPES)[number];
 
 /** The limit fields a provider event can state; each has its own "as of" time in `stated_at`. */
-export const CHANNEL_LIMIT_FIELDS = [
-  'messagingLimitTier', 'maxDailyConversations', 'maxPhoneNumbers', 'throughputLevel', 'qualityEvent', 'banState',
-] as const;
+export const CHANNEL_LIMIT_FIELDS = ['messagingLimitTier', 'maxDailyConversations', 'maxPhoneNumbers', 'throughputLevel', 'qualityEvent', 'banState'] as const;
 export type ChannelLimitField = (typeof CHANNEL_LIMIT_FIELDS)[number];
 
 /**

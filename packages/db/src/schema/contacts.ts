@@ -29,7 +29,9 @@ export const contacts = pgTable(
     email: text('email'),
     externalReferenceId: text('external_reference_id'),
     /** subscribed | unsubscribed | blocked */
-    subscriberStatus: text('subscriber_status', { enum: ['subscribed', 'unsubscribed', 'blocked'] }).notNull().default('subscribed'),
+    subscriberStatus: text('subscriber_status', { enum: ['subscribed', 'unsubscribed', 'blocked'] })
+      .notNull()
+      .default('subscribed'),
     /**
      * When the status was last decided (message or event time for the contact's own decisions,
      * clock time for operators). A decision older than this is ignored, so replays and

@@ -17,8 +17,12 @@ export const templates = pgTable(
     name: text('name').notNull(),
     language: text('language').notNull(),
     category: text('category', { enum: ['MARKETING', 'UTILITY', 'AUTHENTICATION'] }).notNull(),
-    status: text('status', { enum: ['draft', 'pending_approval', 'rejected', 'approved'] }).notNull().default('draft'),
-    parameterFormat: text('parameter_format', { enum: ['POSITIONAL', 'NAMED'] }).notNull().default('POSITIONAL'),
+    status: text('status', { enum: ['draft', 'pending_approval', 'rejected', 'approved'] })
+      .notNull()
+      .default('draft'),
+    parameterFormat: text('parameter_format', { enum: ['POSITIONAL', 'NAMED'] })
+      .notNull()
+      .default('POSITIONAL'),
     /** The provider's component array, exactly as it will be submitted. */
     components: jsonb('components').$type<unknown[]>().notNull().default([]),
     /** The provider's top-level `message_send_ttl_seconds`, sent on create/edit when set. */

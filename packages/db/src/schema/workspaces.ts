@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
 
@@ -26,7 +26,9 @@ export const workspaces = pgTable(
   },
   (t) => [
     uniqueIndex('workspaces_slug_uq').on(t.slug),
-    uniqueIndex('workspaces_provider_ingress_uq').on(t.providerIngress).where(sql`provider_ingress`),
+    uniqueIndex('workspaces_provider_ingress_uq')
+      .on(t.providerIngress)
+      .where(sql`provider_ingress`),
     index('workspaces_workspace_id_idx').on(t.workspaceId),
   ],
 );

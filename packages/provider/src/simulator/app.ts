@@ -14,12 +14,15 @@ export interface SimulatorConfig extends WebhookTarget {
 
 export type ReviewEvent = 'APPROVED' | 'REJECTED';
 export class ReviewError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
 
-const param = (v: string | string[] | undefined): string => (Array.isArray(v) ? v[0] ?? '' : v ?? '');
+const param = (v: string | string[] | undefined): string => (Array.isArray(v) ? (v[0] ?? '') : (v ?? ''));
 const send = (res: Response, e: E.GraphError) => res.status(e.status).json(e.body);
 
 /** A body the provider would refuse: an unknown parameter is named, a missing one too. */
@@ -153,7 +156,14 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
     const issues = validateTemplate({ name: t.name, language: t.language, category, parameterFormat, components, messageSendTtlSeconds: ttl });
     if (issues.length > 0) return send(res, E.templateRejected(issues));
     // An edit goes back into review under the same id.
-    Object.assign(t, { category, parameter_format: parameterFormat, components, message_send_ttl_seconds: ttl, status: 'PENDING' as const, rejected_reason: undefined });
+    Object.assign(t, {
+      category,
+      parameter_format: parameterFormat,
+      components,
+      message_send_ttl_seconds: ttl,
+      status: 'PENDING' as const,
+      rejected_reason: undefined,
+    });
     res.json({ success: true });
   });
 
@@ -191,7 +201,13 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
   app.use((_req, res) => send(res, E.graphError(400, { message: 'Unknown path components', code: 2500 })));
   // Unparseable JSON and the like answer in the provider's shape too, never an HTML page.
   app.use((err: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
-    send(res, E.graphError(err.status && err.status < 500 ? err.status : 500, { message: err.status && err.status < 500 ? `(#100) ${err.message ?? 'Invalid request'}` : 'An unexpected error has occurred.', code: err.status && err.status < 500 ? 100 : 1 }));
+    send(
+      res,
+      E.graphError(err.status && err.status < 500 ? err.status : 500, {
+        message: err.status && err.status < 500 ? `(#100) ${err.message ?? 'Invalid request'}` : 'An unexpected error has occurred.',
+        code: err.status && err.status < 500 ? 100 : 1,
+      }),
+    );
   });
   return { app, review };
 }

@@ -15,8 +15,7 @@ export function graphError(status: number, e: Partial<ProviderErrorObject> & { m
 
 export const missingToken = () => graphError(400, { message: 'An access token is required to request this resource.', code: 104 });
 
-export const invalidToken = () =>
-  graphError(401, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 });
+export const invalidToken = () => graphError(401, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 });
 
 export const unknownObject = (id: string) =>
   graphError(400, {
@@ -48,7 +47,7 @@ export const duplicateTemplate = (name: string, language: string) =>
  * "invalid parameter" subcode. Unknown codes fall back to it.
  */
 const SUBCODE_BY_ISSUE: [RegExp, number, string][] = [
-  [/^placeholder_dangling$|^placeholder_at_(start|end)$/, 2388299, 'Variables Can\'t Be at the Start or End of the Template'],
+  [/^placeholder_dangling$|^placeholder_at_(start|end)$/, 2388299, "Variables Can't Be at the Start or End of the Template"],
   [/^too_many_variables$/, 2388293, 'Too Many Variables For Message Length'],
   [/^text_too_long$|_too_long$/, 2388040, 'Message Template Character Limit Exceeded'],
   [/^footer_/, 2388073, 'Footer Format Incorrect'],
@@ -84,7 +83,7 @@ export const notEditable = (status: string) =>
     message: 'Invalid parameter',
     code: 100,
     is_transient: false,
-    error_user_title: 'Message Template Can\'t Be Edited',
+    error_user_title: "Message Template Can't Be Edited",
     error_user_msg: `Message templates can only be edited when they are Approved, Rejected or Paused; this one is ${status}.`,
     error_data: { messaging_product: 'whatsapp', details: `template status ${status} does not allow edits` },
   });

@@ -44,9 +44,10 @@ export async function startSimulator(options: SimulatorConfig & { port?: number;
       if ('url' in target) config.url = target.url;
       if ('signingSecret' in target) config.signingSecret = target.signingSecret;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections?.();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }

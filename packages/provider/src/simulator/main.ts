@@ -33,7 +33,9 @@ const sim = await startSimulator({
   phoneNumberId: e.SIM_PHONE_NUMBER_ID,
 });
 // Never print the token or the signing secret.
-process.stdout.write(`${JSON.stringify({ msg: 'provider simulator listening', url: sim.url, webhookUrl: e.SIM_WEBHOOK_URL ?? null, signed: Boolean(e.SIM_SIGNING_SECRET) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ msg: 'provider simulator listening', url: sim.url, webhookUrl: e.SIM_WEBHOOK_URL ?? null, signed: Boolean(e.SIM_SIGNING_SECRET) })}\n`,
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void sim.close().then(() => process.exit(0)));

@@ -13,7 +13,9 @@ const SECRET = 'whsec-test-secret';
 const WABA = '102290129340398';
 const auth = { wabaId: WABA, accessToken: TOKEN };
 // The provider's own example, copied into the repo by the webhook pipeline.
-const fixture = JSON.parse(readFileSync(new URL('../../../../docs/provider-reference/webhooks/message_template_status_update_approved.json', import.meta.url), 'utf8'));
+const fixture = JSON.parse(
+  readFileSync(new URL('../../../../docs/provider-reference/webhooks/message_template_status_update_approved.json', import.meta.url), 'utf8'),
+);
 
 interface Received {
   raw: Buffer;
@@ -32,7 +34,11 @@ async function receiver(): Promise<{ url: string; got: Received[]; close(): Prom
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/messaging`, got, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/messaging`,
+    got,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 const bodyOf = (text: string, ...examples: string[]) => ({ type: 'BODY', text, ...(examples.length ? { example: { body_text: [examples] } } : {}) });
@@ -54,7 +60,12 @@ describe('provider simulator', () => {
   beforeEach(() => void rx.got.splice(0));
 
   const create = (name: string) =>
-    client.createTemplate(auth, { name, language: 'en_US', category: 'UTILITY', components: [bodyOf('Hi {{1}}, your appointment is confirmed for tomorrow morning.', 'Ada')] });
+    client.createTemplate(auth, {
+      name,
+      language: 'en_US',
+      category: 'UTILITY',
+      components: [bodyOf('Hi {{1}}, your appointment is confirmed for tomorrow morning.', 'Ada')],
+    });
 
   it('approving delivers a signed message_template_status_update in the fixture shape', async () => {
     const { id } = await create('appointment_confirmed');
@@ -71,24 +82,57 @@ describe('provider simulator', () => {
     expect(Object.keys(envelope.entry[0].changes[0].value).sort()).toEqual(Object.keys(fixture.entry[0].changes[0].value).sort());
     expect(envelope).toMatchObject({
       object: fixture.object,
-      entry: [{ id: WABA, changes: [{ field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: Number(id), message_template_name: 'appointment_confirmed', message_template_language: 'en_US', message_template_category: 'UTILITY', reason: 'NONE' } }] }],
+      entry: [
+        {
+          id: WABA,
+          changes: [
+            {
+              field: 'message_template_status_update',
+              value: {
+                event: 'APPROVED',
+                message_template_id: Number(id),
+                message_template_name: 'appointment_confirmed',
+                message_template_language: 'en_US',
+                message_template_category: 'UTILITY',
+                reason: 'NONE',
+              },
+            },
+          ],
+        },
+      ],
     });
     expect(sim.templates().find((t) => t.id === id)?.status).toBe('APPROVED');
   });
 
   it('the admin route rejects with a reason; listing shows it; a second review is 409; unknown id 404', async () => {
     const { id } = await create('reject_me');
-    const res = await fetch(`${sim.url}/_sim/templates/${id}/review`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: 'REJECTED', reason: 'INCORRECT_CATEGORY' }) });
+    const res = await fetch(`${sim.url}/_sim/templates/${id}/review`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'REJECTED', reason: 'INCORRECT_CATEGORY' }),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ template: { id, status: 'REJECTED', rejected_reason: 'INCORRECT_CATEGORY' }, webhook: { status: 200 } });
     expect(JSON.parse(rx.got[0]!.raw.toString()).entry[0].changes[0].value).toMatchObject({ event: 'REJECTED', reason: 'INCORRECT_CATEGORY' });
     const listed = await client.listAllTemplates(auth);
     expect(listed.find((t) => t.id === id)).toMatchObject({ status: 'REJECTED', rejected_reason: 'INCORRECT_CATEGORY' });
-    const again = await fetch(`${sim.url}/_sim/templates/${id}/review`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: 'APPROVED' }) });
+    const again = await fetch(`${sim.url}/_sim/templates/${id}/review`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'APPROVED' }),
+    });
     expect(again.status).toBe(409);
-    const missing = await fetch(`${sim.url}/_sim/templates/123/review`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: 'APPROVED' }) });
+    const missing = await fetch(`${sim.url}/_sim/templates/123/review`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'APPROVED' }),
+    });
     expect(missing.status).toBe(404);
-    const badEvent = await fetch(`${sim.url}/_sim/templates/${id}/review`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: 'MAYBE' }) });
+    const badEvent = await fetch(`${sim.url}/_sim/templates/${id}/review`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'MAYBE' }),
+    });
     expect(badEvent.status).toBe(400);
   });
 
@@ -105,7 +149,11 @@ describe('provider simulator', () => {
   });
 
   it('requires the bearer token on every provider route', async () => {
-    for (const [method, path] of [['GET', `/v23.0/${WABA}/message_templates`], ['POST', `/v23.0/${WABA}/message_templates`], ['POST', '/v23.0/123/messages']] as const) {
+    for (const [method, path] of [
+      ['GET', `/v23.0/${WABA}/message_templates`],
+      ['POST', `/v23.0/${WABA}/message_templates`],
+      ['POST', '/v23.0/123/messages'],
+    ] as const) {
       const none = await fetch(`${sim.url}${path}`, { method });
       expect(none.status).toBe(400);
       expect(await none.json()).toMatchObject({ error: { code: 104, type: 'OAuthException' } });
@@ -115,8 +163,16 @@ describe('provider simulator', () => {
     }
   });
 
-  it('accepts the provider\'s lower-case spellings and stores them upper-cased', async () => {
-    const res = await client.createTemplate(auth, { name: 'lower_case', language: 'it', category: 'utility', components: [{ type: 'body', text: 'Ciao, il tuo ordine è stato spedito e arriverà presto.' }, { type: 'buttons', buttons: [{ type: 'quick_reply', text: 'Grazie' }] }] });
+  it("accepts the provider's lower-case spellings and stores them upper-cased", async () => {
+    const res = await client.createTemplate(auth, {
+      name: 'lower_case',
+      language: 'it',
+      category: 'utility',
+      components: [
+        { type: 'body', text: 'Ciao, il tuo ordine è stato spedito e arriverà presto.' },
+        { type: 'buttons', buttons: [{ type: 'quick_reply', text: 'Grazie' }] },
+      ],
+    });
     const stored = sim.templates().find((t) => t.id === res.id)!;
     expect(stored).toMatchObject({ category: 'UTILITY', components: [{ type: 'BODY' }, { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY' }] }] });
   });
@@ -135,13 +191,23 @@ describe('provider simulator', () => {
   it('accepts all 13 starter-pack templates', async () => {
     expect(STARTER_PACK).toHaveLength(13);
     for (const t of STARTER_PACK) {
-      const res = await client.createTemplate(auth, { name: t.name, language: t.language, category: t.category, parameter_format: t.parameterFormat, components: t.components });
+      const res = await client.createTemplate(auth, {
+        name: t.name,
+        language: t.language,
+        category: t.category,
+        parameter_format: t.parameterFormat,
+        components: t.components,
+      });
       expect(res.status).toBe('PENDING');
     }
   });
 
   it('unparseable JSON answers in the Graph error shape', async () => {
-    const res = await fetch(`${sim.url}/v23.0/${WABA}/message_templates`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{nope' });
+    const res = await fetch(`${sim.url}/v23.0/${WABA}/message_templates`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: '{nope',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { code: 100, fbtrace_id: expect.any(String) } });
   });
@@ -160,7 +226,15 @@ describe('simulator main.ts (standalone, as infra/up.sh runs it)', () => {
   it('starts from SIM_* env and serves the API', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     child = spawn(process.execPath, ['--import', 'tsx', 'packages/provider/src/simulator/main.ts'], {
-      env: { ...process.env, SIM_PORT: String(port), SIM_ACCESS_TOKEN: 'main-token', SIM_WABA_ID: WABA, SIM_PHONE_NUMBER_ID: '42', SIM_SIGNING_SECRET: 'x', SIM_WEBHOOK_URL: 'http://127.0.0.1:1/webhooks/messaging' },
+      env: {
+        ...process.env,
+        SIM_PORT: String(port),
+        SIM_ACCESS_TOKEN: 'main-token',
+        SIM_WABA_ID: WABA,
+        SIM_PHONE_NUMBER_ID: '42',
+        SIM_SIGNING_SECRET: 'x',
+        SIM_WEBHOOK_URL: 'http://127.0.0.1:1/webhooks/messaging',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const line = await new Promise<string>((resolve, reject) => {
@@ -175,7 +249,10 @@ describe('simulator main.ts (standalone, as infra/up.sh runs it)', () => {
   }, 30_000);
 
   it('refuses to start without SIM_ACCESS_TOKEN', async () => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'packages/provider/src/simulator/main.ts'], { env: { ...process.env, SIM_ACCESS_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', 'packages/provider/src/simulator/main.ts'], {
+      env: { ...process.env, SIM_ACCESS_TOKEN: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((r) => p.once('exit', r));

@@ -44,12 +44,21 @@ describe('simulator template endpoints', () => {
     expect(sim.templates().find((t) => t.id === id)).toMatchObject({ category: 'AUTHENTICATION', message_send_ttl_seconds: 60 });
     await sim.review(id, 'REJECTED');
     await client.editTemplate(a, id, { category: 'AUTHENTICATION', components: zeroTap.components, message_send_ttl_seconds: 300 });
-    expect(lastRequest()).toEqual({ kind: 'edit', target: id, body: { category: 'AUTHENTICATION', components: zeroTap.components, message_send_ttl_seconds: 300 } });
+    expect(lastRequest()).toEqual({
+      kind: 'edit',
+      target: id,
+      body: { category: 'AUTHENTICATION', components: zeroTap.components, message_send_ttl_seconds: 300 },
+    });
     expect((await client.listAllTemplates(a)).find((t) => t.id === id)).toMatchObject({ status: 'PENDING', message_send_ttl_seconds: 300 });
   });
 
-  it('refuses a component field nobody documents, naming it, in the provider\'s error shape', async () => {
-    const body = { name: 'unknown_field', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your order has shipped.', colour: 'red' }] };
+  it("refuses a component field nobody documents, naming it, in the provider's error shape", async () => {
+    const body = {
+      name: 'unknown_field',
+      language: 'en_US',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Your order has shipped.', colour: 'red' }],
+    };
     const err = await client.createTemplate(auth(), body).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).error).toMatchObject({ code: 100, error_data: { details: expect.stringContaining('colour') } });
@@ -57,7 +66,13 @@ describe('simulator template endpoints', () => {
   });
 
   it('refuses an unknown top-level parameter by name instead of dropping it', async () => {
-    const body = { name: 'extra_param', language: 'en_US', category: 'UTILITY', allow_category_change: true, components: [{ type: 'BODY', text: 'Your order has shipped.' }] };
+    const body = {
+      name: 'extra_param',
+      language: 'en_US',
+      category: 'UTILITY',
+      allow_category_change: true,
+      components: [{ type: 'BODY', text: 'Your order has shipped.' }],
+    };
     const err = await client.createTemplate(auth(), body as never).catch((e: unknown) => e);
     expect((err as ProviderError).error).toMatchObject({ code: 100, error_data: { details: expect.stringContaining('allow_category_change') } });
   });

@@ -2,8 +2,14 @@ import { z } from 'zod';
 import { ADMIN_ROLES, SETTINGS_ROLES, safeString } from '@mos/core';
 import { askAssistant, askInput, askView } from '@mos/app';
 import {
-  contactDetailsView, contactDetailView, contactListView, getContactDetails, listContactsInput, searchWorkspaceContacts,
-  updateContactInput, updateWorkspaceContact,
+  contactDetailsView,
+  contactDetailView,
+  contactListView,
+  getContactDetails,
+  listContactsInput,
+  searchWorkspaceContacts,
+  updateContactInput,
+  updateWorkspaceContact,
 } from '@mos/app';
 import { contactIdInput, eraseContactData, exportContactData, gdprEraseView, gdprExportView } from '@mos/app';
 import { scopeOf } from '@mos/app';

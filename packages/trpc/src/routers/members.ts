@@ -7,9 +7,7 @@ import { operatorProcedure, roleProcedure, router } from '../trpc';
 const memberId = z.object({ id: safeString().min(1).max(64) });
 
 export const membersRouter = router({
-  list: operatorProcedure
-    .output(z.object({ members: z.array(memberView) }))
-    .query(({ ctx }) => listWorkspaceMembers(ctx.deps, scopeOf(ctx.actor))),
+  list: operatorProcedure.output(z.object({ members: z.array(memberView) })).query(({ ctx }) => listWorkspaceMembers(ctx.deps, scopeOf(ctx.actor))),
   add: roleProcedure(ADMIN_ROLES)
     .input(addMemberInput)
     .output(memberView)

@@ -15,8 +15,13 @@ export const auditLogsRouter = router({
 
 /** The caller's workspace's share of an API process's ingress counters (see ingress-metrics). */
 const ingressCounters = z.object({
-  received: z.number(), accepted: z.number(), duplicates: z.number(), rejected: z.number(), tooLarge: z.number(),
-  unavailable: z.number(), since: z.string(),
+  received: z.number(),
+  accepted: z.number(),
+  duplicates: z.number(),
+  rejected: z.number(),
+  tooLarge: z.number(),
+  unavailable: z.number(),
+  since: z.string(),
 });
 
 /** The snapshot through tRPC runs in the control plane, which has no ingress: `runtime.ingress` is null there. */

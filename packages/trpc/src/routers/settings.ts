@@ -35,7 +35,9 @@ export const secretsRouter = router({
 });
 
 export const workspaceRouter = router({
-  get: roleProcedure(SETTINGS_ROLES).output(workspaceView).query(({ ctx }) => getWorkspaceSettings(ctx.deps, scopeOf(ctx.actor))),
+  get: roleProcedure(SETTINGS_ROLES)
+    .output(workspaceView)
+    .query(({ ctx }) => getWorkspaceSettings(ctx.deps, scopeOf(ctx.actor))),
   update: roleProcedure(ADMIN_ROLES)
     .input(providerSettingsInput)
     .output(workspaceView)

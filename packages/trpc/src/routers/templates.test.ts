@@ -24,9 +24,24 @@ describe('syncedTemplates and templates list procedures', () => {
     // As the provider reports them (POST /internal/templates and the sync write the same copy).
     for (const [i, name] of ['order_shipped', 'appointment_reminder', 'welcome'].entries()) {
       const components = [{ type: 'BODY', text: `Hello {{1}} (${name})` }];
-      await recordProviderTemplate(deps, { workspaceId: owner.workspaceId, providerTemplateId: `90${i}`, name, language: 'en_US', category: 'UTILITY', status: 'APPROVED', components });
+      await recordProviderTemplate(deps, {
+        workspaceId: owner.workspaceId,
+        providerTemplateId: `90${i}`,
+        name,
+        language: 'en_US',
+        category: 'UTILITY',
+        status: 'APPROVED',
+        components,
+      });
     }
-    await recordProviderTemplate(deps, { workspaceId: other.workspaceId, providerTemplateId: '999', name: 'elsewhere', language: 'it', category: 'MARKETING', status: 'APPROVED' });
+    await recordProviderTemplate(deps, {
+      workspaceId: other.workspaceId,
+      providerTemplateId: '999',
+      name: 'elsewhere',
+      language: 'it',
+      category: 'MARKETING',
+      status: 'APPROVED',
+    });
   });
   afterAll(async () => tdb?.drop());
 

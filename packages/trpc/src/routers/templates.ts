@@ -47,9 +47,7 @@ const settings = roleProcedure(SETTINGS_ROLES);
 
 /** The local template library (/api/templates): drafts an operator writes and submits. */
 export const templatesRouter = router({
-  list: settings
-    .output(z.object({ templates: z.array(templateView) }))
-    .query(({ ctx }) => listWorkspaceTemplates(ctx.deps, scopeOf(ctx.actor))),
+  list: settings.output(z.object({ templates: z.array(templateView) })).query(({ ctx }) => listWorkspaceTemplates(ctx.deps, scopeOf(ctx.actor))),
   get: settings
     .input(templateId)
     .output(templateView)

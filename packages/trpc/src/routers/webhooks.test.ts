@@ -26,13 +26,35 @@ describe('webhooks, webhookDeliveries, webhookRejections, auditLogs, runtime pro
     viewer = await seedOperator(deps, { workspace: owner.workspaceSlug, role: 'viewer' });
     other = await seedOperator(deps);
     const raw = Buffer.from('{"object":"messaging_business_account","entry":[]}');
-    const out = await ingestProviderWebhook(deps, { workspaceId: owner.workspaceId, signingSecret: 's', verifyToken: undefined }, {
-      source: 'messaging', rawBody: raw, headers: { 'x-hub-signature-256': signProviderBody('s', raw) }, query: {}, requestId: 'req_1', receivedAt: new Date(), startedAt: process.hrtime.bigint(), maxBodyBytes: 1 << 20,
-    });
+    const out = await ingestProviderWebhook(
+      deps,
+      { workspaceId: owner.workspaceId, signingSecret: 's', verifyToken: undefined },
+      {
+        source: 'messaging',
+        rawBody: raw,
+        headers: { 'x-hub-signature-256': signProviderBody('s', raw) },
+        query: {},
+        requestId: 'req_1',
+        receivedAt: new Date(),
+        startedAt: process.hrtime.bigint(),
+        maxBodyBytes: 1 << 20,
+      },
+    );
     eventId = out.body.webhookEventId;
-    await ingestProviderWebhook(deps, { workspaceId: owner.workspaceId, signingSecret: undefined, verifyToken: undefined }, {
-      source: 'provider', rawBody: raw, headers: {}, query: {}, requestId: 'req_2', receivedAt: new Date(), startedAt: process.hrtime.bigint(), maxBodyBytes: 1 << 20,
-    });
+    await ingestProviderWebhook(
+      deps,
+      { workspaceId: owner.workspaceId, signingSecret: undefined, verifyToken: undefined },
+      {
+        source: 'provider',
+        rawBody: raw,
+        headers: {},
+        query: {},
+        requestId: 'req_2',
+        receivedAt: new Date(),
+        startedAt: process.hrtime.bigint(),
+        maxBodyBytes: 1 << 20,
+      },
+    );
   });
   afterAll(async () => tdb?.drop());
 

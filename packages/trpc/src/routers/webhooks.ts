@@ -1,9 +1,24 @@
 import { z } from 'zod';
 import { SETTINGS_ROLES } from '@mos/core';
 import {
-  getWorkspaceWebhook, getWorkspaceWebhookRejection, listWebhookDeliveriesInput, listWebhookRejectionsInput, listWebhooksInput,
-  listWorkspaceWebhookDeliveries, listWorkspaceWebhookRejections, listWorkspaceWebhooks, replayWebhook, replayWebhookDelivery, scopeOf,
-  webhookDeliveryIdInput, webhookDeliveryView, webhookDetail, webhookIdInput, webhookListItem, webhookRejectionIdInput, webhookRejectionView,
+  getWorkspaceWebhook,
+  getWorkspaceWebhookRejection,
+  listWebhookDeliveriesInput,
+  listWebhookRejectionsInput,
+  listWebhooksInput,
+  listWorkspaceWebhookDeliveries,
+  listWorkspaceWebhookRejections,
+  listWorkspaceWebhooks,
+  replayWebhook,
+  replayWebhookDelivery,
+  scopeOf,
+  webhookDeliveryIdInput,
+  webhookDeliveryView,
+  webhookDetail,
+  webhookIdInput,
+  webhookListItem,
+  webhookRejectionIdInput,
+  webhookRejectionView,
 } from '@mos/app';
 import { operatorProcedure, roleProcedure, router } from '../trpc';
 

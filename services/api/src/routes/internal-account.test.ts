@@ -20,8 +20,15 @@ import { createApiApp } from '../app';
 const WABA = '102290129340398';
 const iso = (unix: number) => new Date(unix * 1000).toISOString();
 const account = (over: Partial<AccountUpdatedEvent> & Pick<AccountUpdatedEvent, 'field' | 'event' | 'value'>): AccountUpdatedEvent => ({
-  family: 'account.updated', accountId: WABA, phoneNumberId: null, displayPhoneNumber: null, occurredAt: null, summary: `${over.field} ${over.event}.`,
-  limits: null, errors: [], ...over,
+  family: 'account.updated',
+  accountId: WABA,
+  phoneNumberId: null,
+  displayPhoneNumber: null,
+  occurredAt: null,
+  summary: `${over.field} ${over.event}.`,
+  limits: null,
+  errors: [],
+  ...over,
 });
 const tpl = { family: 'template.updated' as const, accountId: WABA };
 
@@ -42,27 +49,68 @@ describe('GET /internal/account-events, /internal/account-limits, and synced tem
     const effects = composeEffects(createAccountEffects({ db: tdb.db }), createTemplateEffects({ db: tdb.db }));
     const families = [
       account({
-        field: 'phone_number_quality_update', event: 'THROUGHPUT_UPGRADE', displayPhoneNumber: '15550783881', occurredAt: iso(1748454394),
+        field: 'phone_number_quality_update',
+        event: 'THROUGHPUT_UPGRADE',
+        displayPhoneNumber: '15550783881',
+        occurredAt: iso(1748454394),
         value: { display_phone_number: '15550783881', event: 'THROUGHPUT_UPGRADE', current_limit: 'TIER_UNLIMITED' },
-        limits: { messagingLimitTier: 'TIER_UNLIMITED', maxDailyConversationsPerBusiness: -1, maxPhoneNumbersPerAccount: null, throughputLevel: 'HIGH', banState: null },
+        limits: {
+          messagingLimitTier: 'TIER_UNLIMITED',
+          maxDailyConversationsPerBusiness: -1,
+          maxPhoneNumbersPerAccount: null,
+          throughputLevel: 'HIGH',
+          banState: null,
+        },
       }),
       account({
-        field: 'security', event: 'PIN_RESET_REQUEST', displayPhoneNumber: '15550783881', occurredAt: iso(1748811473),
+        field: 'security',
+        event: 'PIN_RESET_REQUEST',
+        displayPhoneNumber: '15550783881',
+        occurredAt: iso(1748811473),
         value: { display_phone_number: '15550783881', event: 'PIN_RESET_REQUEST', requester: '61555822107539' },
       }),
     ];
     for (const f of families) await applyFamily(effects, a.workspaceId, f);
-    await applyFamily(effects, b.workspaceId, account({ field: 'account_update', event: 'ACCOUNT_DELETED', occurredAt: iso(1743451903), value: { event: 'ACCOUNT_DELETED' } }));
+    await applyFamily(
+      effects,
+      b.workspaceId,
+      account({ field: 'account_update', event: 'ACCOUNT_DELETED', occurredAt: iso(1743451903), value: { event: 'ACCOUNT_DELETED' } }),
+    );
 
     const templates: TemplateUpdatedEvent[] = [
-      { ...tpl, providerTemplateId: '806312974732579', name: 'welcome_template', language: 'en-US', occurredAt: iso(1674864290), change: 'quality', previousScore: 'GREEN', newScore: 'YELLOW' },
       {
-        ...tpl, providerTemplateId: '806312974732579', name: 'welcome_template', language: 'en-US', occurredAt: iso(1746082800), change: 'category',
-        previousCategory: null, newCategory: 'UTILITY', correctCategory: 'MARKETING', effectiveAt: iso(1746169200),
+        ...tpl,
+        providerTemplateId: '806312974732579',
+        name: 'welcome_template',
+        language: 'en-US',
+        occurredAt: iso(1674864290),
+        change: 'quality',
+        previousScore: 'GREEN',
+        newScore: 'YELLOW',
       },
       {
-        ...tpl, providerTemplateId: '806312974732579', name: 'welcome_template', language: 'en-US', occurredAt: iso(1751247548), change: 'status',
-        event: 'PAUSED', status: 'paused', category: 'MARKETING', reason: null,
+        ...tpl,
+        providerTemplateId: '806312974732579',
+        name: 'welcome_template',
+        language: 'en-US',
+        occurredAt: iso(1746082800),
+        change: 'category',
+        previousCategory: null,
+        newCategory: 'UTILITY',
+        correctCategory: 'MARKETING',
+        effectiveAt: iso(1746169200),
+      },
+      {
+        ...tpl,
+        providerTemplateId: '806312974732579',
+        name: 'welcome_template',
+        language: 'en-US',
+        occurredAt: iso(1751247548),
+        change: 'status',
+        event: 'PAUSED',
+        status: 'paused',
+        category: 'MARKETING',
+        reason: null,
         detail: { title: 'FIRST_PAUSE', description: 'Your WhatsApp message template has been paused.', recommendation: null, disableDate: null },
       },
     ];
@@ -80,7 +128,7 @@ describe('GET /internal/account-events, /internal/account-limits, and synced tem
     expect(await get('/account-limits', null)).toMatchObject({ status: 401, body: { error: 'unauthenticated' } });
   });
 
-  it('lists the workspace\'s events newest first, filtered and paged; B sees only its own', async () => {
+  it("lists the workspace's events newest first, filtered and paged; B sees only its own", async () => {
     const res = await get('/account-events');
     expect(res.status).toBe(200);
     expect(res.body.accountEvents.map((e: { event: string }) => e.event)).toEqual(['PIN_RESET_REQUEST', 'THROUGHPUT_UPGRADE']);
@@ -94,8 +142,19 @@ describe('GET /internal/account-events, /internal/account-limits, and synced tem
   });
 
   it('refuses bad query values with 400 invalid_query', async () => {
-    for (const q of ['limit=0', 'limit=201', 'limit=x', 'limit=1e2', 'offset=-1', 'field=UPPER', 'field=Nope%20Field', 'field=' + 'a'.repeat(65),
-      'field=a&field=b', 'limit=1&limit=2', 'field=templates']) {
+    for (const q of [
+      'limit=0',
+      'limit=201',
+      'limit=x',
+      'limit=1e2',
+      'offset=-1',
+      'field=UPPER',
+      'field=Nope%20Field',
+      'field=' + 'a'.repeat(65),
+      'field=a&field=b',
+      'limit=1&limit=2',
+      'field=templates',
+    ]) {
       expect(await get(`/account-events?${q}`), q).toMatchObject({ status: 400, body: { error: 'invalid_query' } });
     }
     // A NUL is refused like everywhere else (docs/security.md).
@@ -107,7 +166,13 @@ describe('GET /internal/account-events, /internal/account-limits, and synced tem
   it('account limits: the number row for A, nothing for B', async () => {
     const res = await get('/account-limits');
     expect(res.body.channelLimits).toEqual([
-      expect.objectContaining({ scope: 'phone_number', displayPhoneNumber: '15550783881', messagingLimitTier: 'TIER_UNLIMITED', throughputLevel: 'HIGH', qualityEvent: 'THROUGHPUT_UPGRADE' }),
+      expect.objectContaining({
+        scope: 'phone_number',
+        displayPhoneNumber: '15550783881',
+        messagingLimitTier: 'TIER_UNLIMITED',
+        throughputLevel: 'HIGH',
+        qualityEvent: 'THROUGHPUT_UPGRADE',
+      }),
     ]);
     expect((await get('/account-limits', b)).body).toEqual({ channelLimits: [] });
   });
@@ -116,10 +181,22 @@ describe('GET /internal/account-events, /internal/account-limits, and synced tem
     const { templates } = (await get('/templates')).body;
     expect(templates).toEqual([
       expect.objectContaining({
-        providerTemplateId: '806312974732579', name: 'welcome_template', status: 'paused', category: 'UTILITY',
-        qualityScore: 'YELLOW', previousQualityScore: 'GREEN', qualityChangedAt: '2023-01-28T00:04:50.000Z',
+        providerTemplateId: '806312974732579',
+        name: 'welcome_template',
+        status: 'paused',
+        category: 'UTILITY',
+        qualityScore: 'YELLOW',
+        previousQualityScore: 'GREEN',
+        qualityChangedAt: '2023-01-28T00:04:50.000Z',
         pendingCategoryChange: { category: 'MARKETING', effectiveAt: '2025-05-02T07:00:00.000Z' },
-        statusDetail: { event: 'PAUSED', reason: null, title: 'FIRST_PAUSE', description: 'Your WhatsApp message template has been paused.', recommendation: null, disableDate: null },
+        statusDetail: {
+          event: 'PAUSED',
+          reason: null,
+          title: 'FIRST_PAUSE',
+          description: 'Your WhatsApp message template has been paused.',
+          recommendation: null,
+          disableDate: null,
+        },
         statusChangedAt: '2025-06-30T01:39:08.000Z',
       }),
     ]);

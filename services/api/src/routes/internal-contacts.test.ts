@@ -23,14 +23,21 @@ describe('GET /internal/contacts', () => {
     for (let i = 0; i < 55; i++) {
       const phone = `+3933300${String(i).padStart(5, '0')}`;
       phonesA.push(phone);
-      await resolveContact(tdb.db, a.workspaceId, { phoneNumber: phone, userId: null, profileName: `A contact ${i}` }, { at: new Date(Date.UTC(2025, 0, 1, 0, i)), inbound: true });
+      await resolveContact(
+        tdb.db,
+        a.workspaceId,
+        { phoneNumber: phone, userId: null, profileName: `A contact ${i}` },
+        { at: new Date(Date.UTC(2025, 0, 1, 0, i)), inbound: true },
+      );
     }
     await resolveContact(tdb.db, b.workspaceId, { phoneNumber: '+15550001111', userId: null, profileName: 'Only in B' }, { at: new Date(), inbound: true });
     hidden = await seedOperator(deps, { role: 'owner' });
     hiddenViewer = await seedOperator(deps, { workspace: hidden.workspaceSlug, role: 'viewer' });
     // D/business-scoped-user-ids (docs/provider-reference/webhooks/bsuid_messages_text_username_hidden_number.json).
     await resolveContact(
-      tdb.db, hidden.workspaceId, { phoneNumber: null, userId: 'user.93737...', profileName: 'Sheena Nelson', username: '@realsheenanelson', countryCode: 'US' },
+      tdb.db,
+      hidden.workspaceId,
+      { phoneNumber: null, userId: 'user.93737...', profileName: 'Sheena Nelson', username: '@realsheenanelson', countryCode: 'US' },
       { at: new Date(1749416383 * 1000), inbound: true },
     );
   });
@@ -52,7 +59,18 @@ describe('GET /internal/contacts', () => {
     expect(res.body.contacts.map((c: { phoneNumber: string }) => c.phoneNumber)).toEqual(phonesA.slice(0, 50));
     const first = res.body.contacts[0];
     // The spec's fields, plus the provider identity of users who hide their number.
-    expect(Object.keys(first).sort()).toEqual(['countryCode', 'email', 'externalReferenceId', 'id', 'locale', 'name', 'phoneNumber', 'providerUserId', 'subscriberStatus', 'username']);
+    expect(Object.keys(first).sort()).toEqual([
+      'countryCode',
+      'email',
+      'externalReferenceId',
+      'id',
+      'locale',
+      'name',
+      'phoneNumber',
+      'providerUserId',
+      'subscriberStatus',
+      'username',
+    ]);
     expect(first).toMatchObject({ name: 'A contact 0', email: null, subscriberStatus: 'subscribed' });
     expect(first.id).toMatch(/^ctr_/);
   });

@@ -76,7 +76,9 @@ describe('hostile input on the API app', () => {
     expect(await sync({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'not gzip')).toMatchObject(invalid);
     expect(await sync({ 'content-type': 'application/json' }, body)).toMatchObject({ status: 404, body: { error: 'not_found' } });
     const login = JSON.stringify({ email: op.email, password: op.password });
-    expect(await rawRequest(`${api.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: login })).toMatchObject(unsupported);
+    expect(await rawRequest(`${api.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: login })).toMatchObject(
+      unsupported,
+    );
   });
 
   it('answers a driver failure with a bare 500 internal_error and logs it with the request id', async () => {

@@ -2,8 +2,14 @@ import { Router, type RequestHandler } from 'express';
 import { AppError, constantTimeEqual, LIMITS, pageQuery, safeString } from '@mos/core';
 import { actorOf, jsonBody } from '@mos/http';
 import {
-  listWorkspaceSyncedTemplates, providerTemplateUpsertInput, recordProviderTemplate, requestTemplateSync, scopeOf, temporalTemplateSyncStarter,
-  type AppDeps, type TemplateSyncStarter,
+  listWorkspaceSyncedTemplates,
+  providerTemplateUpsertInput,
+  recordProviderTemplate,
+  requestTemplateSync,
+  scopeOf,
+  temporalTemplateSyncStarter,
+  type AppDeps,
+  type TemplateSyncStarter,
 } from '@mos/app';
 import { z } from 'zod';
 

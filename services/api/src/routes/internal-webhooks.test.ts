@@ -23,7 +23,16 @@ describe('/internal webhook operator endpoints', () => {
 
   /** What the worker records after processing a job (its real query function). */
   async function processed(workspaceId: string, webhookEventId: string, jobId: string, deliveryId: string) {
-    await finishWebhookProcessing(deps.db, workspaceId, { deliveryId, webhookEventId, jobId, topic: 'messages', status: 'processed', families: [], error: null, now: new Date() });
+    await finishWebhookProcessing(deps.db, workspaceId, {
+      deliveryId,
+      webhookEventId,
+      jobId,
+      topic: 'messages',
+      status: 'processed',
+      families: [],
+      error: null,
+      now: new Date(),
+    });
   }
 
   beforeAll(async () => {
@@ -66,8 +75,16 @@ describe('/internal webhook operator endpoints', () => {
     expect(all.status).toBe(200);
     expect(all.body.webhooks).toHaveLength(4);
     expect(all.body.webhooks[0]).toEqual({
-      id: ids.invalid, source: 'messaging', topic: 'invalid_json', deliveryId: null, signatureValid: false, bodyHash: expect.stringMatching(/^[0-9a-f]{64}$/),
-      receivedAt: expect.any(String), normalizationStatus: 'skipped', duplicateOfId: null, replayOfId: null,
+      id: ids.invalid,
+      source: 'messaging',
+      topic: 'invalid_json',
+      deliveryId: null,
+      signatureValid: false,
+      bodyHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      receivedAt: expect.any(String),
+      normalizationStatus: 'skipped',
+      duplicateOfId: null,
+      replayOfId: null,
     });
     const byTopic = await get('/internal/webhooks?topic=messages', a);
     expect(byTopic.body.webhooks.map((w: any) => w.id).sort()).toEqual([ids.valid, ids.dup].sort());
@@ -75,7 +92,9 @@ describe('/internal webhook operator endpoints', () => {
     expect((await get('/internal/webhooks?status=processed', a)).body.webhooks.map((w: any) => w.id)).toEqual([ids.valid]);
     expect((await get('/internal/webhooks?source=provider', a)).body.webhooks).toHaveLength(1);
     expect((await get('/internal/webhooks?source=provider&topic=messages', a)).body.webhooks).toHaveLength(0);
-    expect((await get('/internal/webhooks?limit=2&offset=1', a)).body.webhooks.map((w: any) => w.id)).toEqual(all.body.webhooks.slice(1, 3).map((w: any) => w.id));
+    expect((await get('/internal/webhooks?limit=2&offset=1', a)).body.webhooks.map((w: any) => w.id)).toEqual(
+      all.body.webhooks.slice(1, 3).map((w: any) => w.id),
+    );
     for (const q of ['topic=bogus', 'status=done', 'source=other']) {
       const res = await get(`/internal/webhooks?${q}`, a);
       expect(res.status).toBe(400);
@@ -84,10 +103,16 @@ describe('/internal webhook operator endpoints', () => {
   });
 
   it('every limit and offset boundary answers 400 invalid_query naming the parameter', async () => {
-    const cases: [string, number][] = [['/internal/webhooks', 200], ['/internal/webhook-rejections', 200], ['/internal/webhook-events', 100], ['/internal/audit-logs', 100]];
+    const cases: [string, number][] = [
+      ['/internal/webhooks', 200],
+      ['/internal/webhook-rejections', 200],
+      ['/internal/webhook-events', 100],
+      ['/internal/audit-logs', 100],
+    ];
     for (const [path, max] of cases) {
       // 100 and 101 are the issue's named boundaries; for the 200-max listings both are inside.
-      for (const ok of ['1', '100', String(max), ...(max > 100 ? ['101'] : [])]) expect((await get(`${path}?limit=${ok}`, a)).status, `${path} ${ok}`).toBe(200);
+      for (const ok of ['1', '100', String(max), ...(max > 100 ? ['101'] : [])])
+        expect((await get(`${path}?limit=${ok}`, a)).status, `${path} ${ok}`).toBe(200);
       for (const bad of ['0', String(max + 1), '-1', 'abc', '1.5']) {
         const res = await get(`${path}?limit=${bad}`, a);
         expect(res.status, `${path} limit=${bad}`).toBe(400);
@@ -113,16 +138,31 @@ describe('/internal webhook operator endpoints', () => {
     expect(Buffer.from(w.rawBodyBase64, 'base64').equals(fixture('inbound-text.json'))).toBe(true);
     expect(w.rawBodyText).toBe(fixture('inbound-text.json').toString('utf8'));
     expect(w).toMatchObject({
-      id: ids.valid, source: 'messaging', topic: 'messages', deliveryId: 'a-1', signatureValid: true, signatureError: null, normalizationStatus: 'processed',
-      headers: expect.objectContaining({ 'x-provider-delivery-id': 'a-1', 'content-type': 'application/json' }), query: {},
-      accountId: '102290129340398', phoneNumberId: '106540352242922', summary: expect.objectContaining({ topic: 'messages', messageCount: 1 }),
-      responseStatus: 200, outboxJob: { jobType: 'process_webhook_event', dedupKey: 'delivery:messaging:a-1', payload: { webhookEventId: ids.valid } },
+      id: ids.valid,
+      source: 'messaging',
+      topic: 'messages',
+      deliveryId: 'a-1',
+      signatureValid: true,
+      signatureError: null,
+      normalizationStatus: 'processed',
+      headers: expect.objectContaining({ 'x-provider-delivery-id': 'a-1', 'content-type': 'application/json' }),
+      query: {},
+      accountId: '102290129340398',
+      phoneNumberId: '106540352242922',
+      summary: expect.objectContaining({ topic: 'messages', messageCount: 1 }),
+      responseStatus: 200,
+      outboxJob: { jobType: 'process_webhook_event', dedupKey: 'delivery:messaging:a-1', payload: { webhookEventId: ids.valid } },
       replay: { replayOfId: null, replayedBy: null, replays: [] },
     });
     const dup = (await get(`/internal/webhooks/${ids.dup}`, a)).body.webhook;
     expect(dup).toMatchObject({ duplicateOfId: ids.valid, outboxJob: { id: w.outboxJob.id } });
     const bad = (await get(`/internal/webhooks/${ids.invalid}`, a)).body.webhook;
-    expect(bad).toMatchObject({ rawBodyText: null, rawBodyBase64: Buffer.from([0xff, 0x00, 0x7b]).toString('base64'), signatureError: 'mismatch', outboxJob: null });
+    expect(bad).toMatchObject({
+      rawBodyText: null,
+      rawBodyBase64: Buffer.from([0xff, 0x00, 0x7b]).toString('base64'),
+      signatureError: 'mismatch',
+      outboxJob: null,
+    });
     expect(await get('/internal/webhooks/evt_nope', a)).toMatchObject({ status: 404, body: { error: 'webhook_not_found' } });
   });
 
@@ -133,7 +173,12 @@ describe('/internal webhook operator endpoints', () => {
     const original = JSON.parse(fixture('inbound-text.json').toString('utf8'));
     const value = body.entry[0].changes[0].value;
     expect(body.object).toBe(original.object);
-    expect(value.messages[0]).toMatchObject({ id: original.entry[0].changes[0].value.messages[0].id, type: 'text', from: '[redacted]', text: { body: '[redacted]' } });
+    expect(value.messages[0]).toMatchObject({
+      id: original.entry[0].changes[0].value.messages[0].id,
+      type: 'text',
+      from: '[redacted]',
+      text: { body: '[redacted]' },
+    });
     expect(value.contacts[0]).toMatchObject({ wa_id: '[redacted]', profile: { name: '[redacted]' } });
     const personal = [value.messages[0].from, original.entry[0].changes[0].value.messages[0].from, original.entry[0].changes[0].value.messages[0].text.body];
     for (const p of personal.slice(1)) expect(w.rawBodyText).not.toContain(p);
@@ -147,7 +192,8 @@ describe('/internal webhook operator endpoints', () => {
     const res = await post(`/internal/webhooks/${ids.valid}/replay`, a);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      accepted: true, replayedFromId: ids.valid,
+      accepted: true,
+      replayedFromId: ids.valid,
       webhookEvent: { id: expect.stringMatching(/^evt_/), source: 'messaging', topic: 'messages', receivedAt: expect.any(String) },
       outboxJob: { id: expect.stringMatching(/^job_/), jobType: 'process_webhook_event', status: 'pending' },
     });
@@ -157,17 +203,35 @@ describe('/internal webhook operator endpoints', () => {
     const [after] = await tdb.db.select().from(webhookEvents).where(eq(webhookEvents.id, ids.valid));
     expect(after).toEqual(before);
     const [clone] = await tdb.db.select().from(webhookEvents).where(eq(webhookEvents.id, res.body.webhookEvent.id));
-    expect(clone).toMatchObject({ workspaceId: a.workspaceId, replayOfId: ids.valid, replayedBy: a.memberId, signatureValid: true, normalizationStatus: 'pending', bodyHash: before!.bodyHash, deliveryId: 'a-1' });
+    expect(clone).toMatchObject({
+      workspaceId: a.workspaceId,
+      replayOfId: ids.valid,
+      replayedBy: a.memberId,
+      signatureValid: true,
+      normalizationStatus: 'pending',
+      bodyHash: before!.bodyHash,
+      deliveryId: 'a-1',
+    });
     expect(clone!.rawBody!.equals(before!.rawBody!)).toBe(true);
     const [job] = await tdb.db.select().from(outboxJobs).where(eq(outboxJobs.id, res.body.outboxJob.id));
     expect(job).toMatchObject({ dedupKey: `replay:${clone!.id}`, status: 'pending', payload: { webhookEventId: clone!.id } });
 
     const audit = (await get('/internal/audit-logs', a)).body.auditLogEntries;
-    expect(audit[0]).toEqual({ id: expect.stringMatching(/^aud_/), action: 'webhook.replay', targetId: ids.valid, actorId: a.memberId, createdAt: expect.any(String), details: { webhookEventId: again.body.webhookEvent.id, outboxJobId: again.body.outboxJob.id } });
+    expect(audit[0]).toEqual({
+      id: expect.stringMatching(/^aud_/),
+      action: 'webhook.replay',
+      targetId: ids.valid,
+      actorId: a.memberId,
+      createdAt: expect.any(String),
+      details: { webhookEventId: again.body.webhookEvent.id, outboxJobId: again.body.outboxJob.id },
+    });
     expect(audit[1]).toMatchObject({ action: 'webhook.replay', details: { webhookEventId: clone!.id } });
     const detail = (await get(`/internal/webhooks/${ids.valid}`, a)).body.webhook;
     expect(detail.replay.replays.map((r: any) => r.id)).toEqual([clone!.id, again.body.webhookEvent.id]);
-    expect((await get(`/internal/webhooks/${clone!.id}`, a)).body.webhook).toMatchObject({ replay: { replayOfId: ids.valid, replayedBy: a.memberId }, outboxJob: { id: job!.id } });
+    expect((await get(`/internal/webhooks/${clone!.id}`, a)).body.webhook).toMatchObject({
+      replay: { replayOfId: ids.valid, replayedBy: a.memberId },
+      outboxJob: { id: job!.id },
+    });
   });
 
   it('replay refusals: unknown id 404, unsigned original 409, viewer 403', async () => {
@@ -180,12 +244,25 @@ describe('/internal webhook operator endpoints', () => {
   it('GET /internal/webhook-events and POST .../{del_id}/replay (202, a new pending delivery for the new job)', async () => {
     const list = await get('/internal/webhook-events', a);
     expect(list.body.webhookDeliveries).toEqual([
-      { id: ids.delivery, webhookEventId: ids.valid, jobId: expect.any(String), topic: 'messages', status: 'processed', error: null, processedAt: expect.any(String), createdAt: expect.any(String) },
+      {
+        id: ids.delivery,
+        webhookEventId: ids.valid,
+        jobId: expect.any(String),
+        topic: 'messages',
+        status: 'processed',
+        error: null,
+        processedAt: expect.any(String),
+        createdAt: expect.any(String),
+      },
     ]);
     const [orig] = await tdb.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, ids.delivery));
     const res = await post(`/internal/webhook-events/${ids.delivery}/replay`, a);
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ accepted: true, delivery: { id: expect.stringMatching(/^del_/), status: 'pending' }, job: { id: expect.stringMatching(/^job_/), status: 'pending' } });
+    expect(res.body).toEqual({
+      accepted: true,
+      delivery: { id: expect.stringMatching(/^del_/), status: 'pending' },
+      job: { id: expect.stringMatching(/^job_/), status: 'pending' },
+    });
     const [pending] = await tdb.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, res.body.delivery.id));
     expect(pending).toMatchObject({ jobId: res.body.job.id, status: 'pending' });
     const [evt] = await tdb.db.select().from(webhookEvents).where(eq(webhookEvents.id, pending!.webhookEventId));
@@ -202,7 +279,15 @@ describe('/internal webhook operator endpoints', () => {
   it('GET /internal/webhook-rejections and /{id}', async () => {
     const list = await get('/internal/webhook-rejections', a);
     expect(list.body.webhookRejections).toEqual([
-      { id: expect.stringMatching(/^rej_/), webhookEventId: ids.invalid, source: 'messaging', topic: 'invalid_signature', reason: 'mismatch', signatureValid: false, receivedAt: expect.any(String) },
+      {
+        id: expect.stringMatching(/^rej_/),
+        webhookEventId: ids.invalid,
+        source: 'messaging',
+        topic: 'invalid_signature',
+        reason: 'mismatch',
+        signatureValid: false,
+        receivedAt: expect.any(String),
+      },
     ]);
     const id = list.body.webhookRejections[0].id;
     expect(await get(`/internal/webhook-rejections/${id}`, a)).toMatchObject({ status: 200, body: { webhookRejection: { id, reason: 'mismatch' } } });
@@ -214,11 +299,21 @@ describe('/internal webhook operator endpoints', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       runtime: { buildVersion: expect.any(String), environment: 'test', queueDepth: expect.any(Number), workerStatus: 'absent', ingress: expect.any(Object) },
-      campaigns: [], journeys: [], providerConstraints: PROVIDER_CONSTRAINTS,
+      campaigns: [],
+      journeys: [],
+      providerConstraints: PROVIDER_CONSTRAINTS,
     });
     // Each workspace sees only its own share of the process's ingress counters.
     expect(res.body.runtime.ingress).toEqual({ received: 4, accepted: 2, duplicates: 1, rejected: 1, tooLarge: 0, unavailable: 0, since: expect.any(String) });
-    expect((await get('/internal/runtime', b)).body.runtime.ingress).toEqual({ received: 2, accepted: 1, duplicates: 0, rejected: 1, tooLarge: 0, unavailable: 0, since: expect.any(String) });
+    expect((await get('/internal/runtime', b)).body.runtime.ingress).toEqual({
+      received: 2,
+      accepted: 1,
+      duplicates: 0,
+      rejected: 1,
+      tooLarge: 0,
+      unavailable: 0,
+      since: expect.any(String),
+    });
     expect(res.body.webhooks.length).toBeLessThanOrEqual(10);
     expect(res.body.webhooks.every((w: any) => typeof w.id === 'string')).toBe(true);
     expect(res.body.outboxJobs[0]).toMatchObject({ jobType: 'process_webhook_event' });
@@ -227,7 +322,7 @@ describe('/internal webhook operator endpoints', () => {
     expect(await get('/internal/journeys', a)).toMatchObject({ status: 200, body: { journeys: [] } });
   });
 
-  it('isolation: each workspace sees only its own rows on every endpoint, and the other one\'s ids are 404', async () => {
+  it("isolation: each workspace sees only its own rows on every endpoint, and the other one's ids are 404", async () => {
     const aIds = new Set((await get('/internal/webhooks?limit=200', a)).body.webhooks.map((w: any) => w.id));
     const bList = (await get('/internal/webhooks?limit=200', b)).body.webhooks;
     expect(bList.length).toBe(3);

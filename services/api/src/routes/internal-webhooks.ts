@@ -2,8 +2,16 @@ import { Router } from 'express';
 import { LIMITS, pageQuery, SETTINGS_ROLES } from '@mos/core';
 import { actorOf, requireRole, pathParam } from '@mos/http';
 import {
-  getWorkspaceWebhook, getWorkspaceWebhookRejection, listWorkspaceWebhookDeliveries, listWorkspaceWebhookRejections, listWorkspaceWebhooks,
-  replayWebhook, replayWebhookDelivery, scopeOf, webhooksQuery, type AppDeps,
+  getWorkspaceWebhook,
+  getWorkspaceWebhookRejection,
+  listWorkspaceWebhookDeliveries,
+  listWorkspaceWebhookRejections,
+  listWorkspaceWebhooks,
+  replayWebhook,
+  replayWebhookDelivery,
+  scopeOf,
+  webhooksQuery,
+  type AppDeps,
 } from '@mos/app';
 
 /**

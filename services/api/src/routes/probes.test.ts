@@ -47,7 +47,10 @@ describe('probes', () => {
     const server = await listen(createApiApp(deps));
     try {
       let res = await jsonRequest(`${server.url}/ready`);
-      expect(res).toMatchObject({ status: 503, body: { ...READY_SHAPE, ready: false, providerConfigured: false, workerStatus: 'absent', checks: { database: true, provider: false, worker: false } } });
+      expect(res).toMatchObject({
+        status: 503,
+        body: { ...READY_SHAPE, ready: false, providerConfigured: false, workerStatus: 'absent', checks: { database: true, provider: false, worker: false } },
+      });
 
       const op = await seedOperator(deps, { providerIngress: true, wabaId: '102290129340398' });
       await deps.vault.set(deps.db, op.workspaceId, 'webhook-signing-secret', 'shh');

@@ -60,7 +60,11 @@ describe('provider webhook ingress under hostile input', () => {
   });
 
   it('an unknown Content-Encoding or an odd charset is stored as received and answered 200, never 415', async () => {
-    const odd: Record<string, string>[] = [{ 'content-encoding': 'x-foo' }, { 'content-type': 'application/json; charset=utf-7' }, { 'content-type': 'text/plain' }];
+    const odd: Record<string, string>[] = [
+      { 'content-encoding': 'x-foo' },
+      { 'content-type': 'application/json; charset=utf-7' },
+      { 'content-type': 'text/plain' },
+    ];
     for (const headers of odd) {
       const res = await postWebhook(server.url, fixture('status-read.json'), { headers });
       expect(res.status, JSON.stringify(headers)).toBe(200);

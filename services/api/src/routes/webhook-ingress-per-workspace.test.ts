@@ -59,7 +59,10 @@ describe('per-workspace provider webhook URLs', () => {
   it("another workspace's secret does not verify on a tenant's URL: stored there as a rejection", async () => {
     const res = await postWebhook(server.url, fixture('inbound-text.json'), { path: `/webhooks/messaging/${tenant.workspaceSlug}`, secret: SIGNING_SECRET });
     expect(res).toMatchObject({ status: 200, body: { accepted: false, reason: 'invalid_signature' } });
-    expect((await stored(tenant.workspaceId)).find((e) => e.id === res.body.webhookEventId)).toMatchObject({ signatureValid: false, signatureError: 'mismatch' });
+    expect((await stored(tenant.workspaceId)).find((e) => e.id === res.body.webhookEventId)).toMatchObject({
+      signatureValid: false,
+      signatureError: 'mismatch',
+    });
   });
 
   it('an unknown or malformed slug answers like a missing configuration and stores nothing', async () => {
@@ -73,7 +76,8 @@ describe('per-workspace provider webhook URLs', () => {
   });
 
   it("the handshake on a slug URL checks that workspace's verify token", async () => {
-    const hs = (slug: string, token: string) => jsonRequest(`${server.url}/webhooks/messaging/${slug}?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=c-42`);
+    const hs = (slug: string, token: string) =>
+      jsonRequest(`${server.url}/webhooks/messaging/${slug}?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=c-42`);
     const ok = await hs(tenant.workspaceSlug, TENANT_TOKEN);
     expect(ok).toMatchObject({ status: 200, body: 'c-42' });
     expect(await hs(tenant.workspaceSlug, VERIFY_TOKEN)).toMatchObject({ status: 400, body: { ok: false, error: 'verification_failed' } });

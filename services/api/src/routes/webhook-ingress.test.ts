@@ -90,18 +90,40 @@ describe('provider webhook ingress', () => {
       });
       const [evt] = await tdb.db.select().from(webhookEvents).where(eq(webhookEvents.id, res.body.webhookEventId));
       expect(evt).toMatchObject({
-        workspaceId: ws.workspaceId, source: 'messaging', topic: 'messages', requestId: res.body.requestId, deliveryId: 'dlv-1',
-        signatureValid: true, signatureError: null, bodyHash: sha256Hex(body), bodySize: body.length, accountId: '102290129340398',
-        phoneNumberId: '106540352242922', displayPhoneNumber: '15550783881', normalizationStatus: 'pending', responseStatus: 200, duplicateOfId: null,
+        workspaceId: ws.workspaceId,
+        source: 'messaging',
+        topic: 'messages',
+        requestId: res.body.requestId,
+        deliveryId: 'dlv-1',
+        signatureValid: true,
+        signatureError: null,
+        bodyHash: sha256Hex(body),
+        bodySize: body.length,
+        accountId: '102290129340398',
+        phoneNumberId: '106540352242922',
+        displayPhoneNumber: '15550783881',
+        normalizationStatus: 'pending',
+        responseStatus: 200,
+        duplicateOfId: null,
       });
       expect(evt!.rawBody!.equals(body)).toBe(true);
-      expect(evt!.headers).toMatchObject({ 'x-extra': 'kept', 'x-provider-delivery-id': 'dlv-1', 'x-hub-signature-256': signProviderBody(SIGNING_SECRET, body) });
+      expect(evt!.headers).toMatchObject({
+        'x-extra': 'kept',
+        'x-provider-delivery-id': 'dlv-1',
+        'x-hub-signature-256': signProviderBody(SIGNING_SECRET, body),
+      });
       expect(evt!.headers).not.toHaveProperty('cookie');
       expect(evt!.headers).not.toHaveProperty('authorization');
       expect(evt!.ingestMicros).toBeGreaterThan(0);
       expect(evt!.summary).toMatchObject({ topic: 'messages', phoneNumberId: '106540352242922' });
       const [job] = await tdb.db.select().from(outboxJobs).where(eq(outboxJobs.id, res.body.outboxJobId));
-      expect(job).toMatchObject({ workspaceId: ws.workspaceId, jobType: 'process_webhook_event', status: 'pending', dedupKey: 'delivery:messaging:dlv-1', payload: { webhookEventId: evt!.id } });
+      expect(job).toMatchObject({
+        workspaceId: ws.workspaceId,
+        jobType: 'process_webhook_event',
+        status: 'pending',
+        dedupKey: 'delivery:messaging:dlv-1',
+        payload: { webhookEventId: evt!.id },
+      });
       await expect.poll(() => notes).toContain(`mos_outbox:${job!.id}`);
     } finally {
       await listener.end();
@@ -123,13 +145,24 @@ describe('provider webhook ingress', () => {
       const res = await postWebhook(server.url, body, { ...opts, deliveryId: 'dlv-bad' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        accepted: false, reason: 'invalid_signature', requestId: expect.any(String), webhookEventId: expect.stringMatching(/^evt_/), signatureValid: false,
+        accepted: false,
+        reason: 'invalid_signature',
+        requestId: expect.any(String),
+        webhookEventId: expect.stringMatching(/^evt_/),
+        signatureValid: false,
         summary: { object: 'messaging_business_account', entries: 1, changeCount: 1, topic: 'message_status', messageCount: 0, statusCount: 1 },
       });
       const [evt] = await tdb.db.select().from(webhookEvents).where(eq(webhookEvents.id, res.body.webhookEventId));
       expect(evt).toMatchObject({ signatureValid: false, signatureError: reason, normalizationStatus: 'skipped', topic: 'message_status' });
       const [rej] = await tdb.db.select().from(webhookRejections).where(eq(webhookRejections.webhookEventId, evt!.id));
-      expect(rej).toMatchObject({ id: expect.stringMatching(/^rej_/), workspaceId: ws.workspaceId, source: 'messaging', topic: 'invalid_signature', reason, signatureValid: false });
+      expect(rej).toMatchObject({
+        id: expect.stringMatching(/^rej_/),
+        workspaceId: ws.workspaceId,
+        source: 'messaging',
+        topic: 'invalid_signature',
+        reason,
+        signatureValid: false,
+      });
     }
     expect((await jobs()).length).toBe(jobsBefore);
   });
@@ -171,7 +204,13 @@ describe('provider webhook ingress', () => {
     const body = fixture('status-read.json');
     const first = await postWebhook(server.url, body, { deliveryId: 'dlv-dup' });
     const again = await postWebhook(server.url, body, { deliveryId: 'dlv-dup' });
-    expect(again.body).toMatchObject({ accepted: true, signatureValid: true, duplicate: true, duplicateOfId: first.body.webhookEventId, outboxJobId: first.body.outboxJobId });
+    expect(again.body).toMatchObject({
+      accepted: true,
+      signatureValid: true,
+      duplicate: true,
+      duplicateOfId: first.body.webhookEventId,
+      outboxJobId: first.body.outboxJobId,
+    });
     expect(again.body.webhookEventId).not.toBe(first.body.webhookEventId);
     const [dup] = await tdb.db.select().from(webhookEvents).where(eq(webhookEvents.id, again.body.webhookEventId));
     expect(dup).toMatchObject({ duplicateOfId: first.body.webhookEventId, normalizationStatus: 'duplicate' });

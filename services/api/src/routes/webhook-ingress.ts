@@ -2,7 +2,15 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import getRawBody from 'raw-body';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { constantTimeEqual, type WebhookSource } from '@mos/core';
-import { createIngressResolver, ingestProviderWebhook, type AppDeps, type IngressMetrics, type IngressResolver, type IngressRoute, type IngressTarget } from '@mos/app';
+import {
+  createIngressResolver,
+  ingestProviderWebhook,
+  type AppDeps,
+  type IngressMetrics,
+  type IngressResolver,
+  type IngressRoute,
+  type IngressTarget,
+} from '@mos/app';
 
 /**
  * Provider webhook ingress: the GET handshake and the two signed POST paths, each shared
@@ -40,7 +48,11 @@ function routeOf(req: Request): IngressRoute {
   return typeof slug === 'string' ? { kind: 'slug', slug } : { kind: 'shared' };
 }
 
-export function webhookIngressRoutes(deps: AppDeps, metrics: IngressMetrics, resolver: IngressResolver = createIngressResolver(deps, deps.env.WEBHOOK_INGRESS_CACHE_MS)): Router {
+export function webhookIngressRoutes(
+  deps: AppDeps,
+  metrics: IngressMetrics,
+  resolver: IngressResolver = createIngressResolver(deps, deps.env.WEBHOOK_INGRESS_CACHE_MS),
+): Router {
   const r = Router();
   const limiter = new RateLimiterMemory({ points: deps.env.WEBHOOK_RATE_LIMIT_PER_SECOND, duration: 1 });
   const limit = deps.env.WEBHOOK_BODY_LIMIT_BYTES;
@@ -51,17 +63,19 @@ export function webhookIngressRoutes(deps: AppDeps, metrics: IngressMetrics, res
     next();
   };
 
-  const rateLimit = (source: WebhookSource): RequestHandler => async (_req, res, next) => {
-    try {
-      await limiter.consume(source);
-      next();
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) return next(err);
-      metrics.inc('rateLimited');
-      res.setHeader('Retry-After', String(Math.max(1, Math.ceil(err.msBeforeNext / 1000))));
-      res.status(429).json({ error: 'rate_limited' });
-    }
-  };
+  const rateLimit =
+    (source: WebhookSource): RequestHandler =>
+    async (_req, res, next) => {
+      try {
+        await limiter.consume(source);
+        next();
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) return next(err);
+        metrics.inc('rateLimited');
+        res.setHeader('Retry-After', String(Math.max(1, Math.ceil(err.msBeforeNext / 1000))));
+        res.status(429).json({ error: 'rate_limited' });
+      }
+    };
 
   /** The target, or an answered 503 (and undefined). An unknown slug answers exactly like "not configured". */
   const resolveOr503 = async (req: Request, res: Response, what: string): Promise<IngressTarget | undefined> => {
@@ -117,7 +131,14 @@ export function webhookIngressRoutes(deps: AppDeps, metrics: IngressMetrics, res
       });
       metrics.incFor(ws, outcome.signatureError ? 'rejected' : outcome.duplicate ? 'duplicates' : 'accepted');
       const b = outcome.body;
-      const logFields = { requestId: req.requestId, source, webhookEventId: b.webhookEventId, topic: outcome.topic, signatureError: outcome.signatureError, duplicate: outcome.duplicate };
+      const logFields = {
+        requestId: req.requestId,
+        source,
+        webhookEventId: b.webhookEventId,
+        topic: outcome.topic,
+        signatureError: outcome.signatureError,
+        duplicate: outcome.duplicate,
+      };
       if (outcome.signatureError) deps.log.warn(logFields, 'webhook stored with invalid signature');
       else deps.log.debug(logFields, 'webhook stored');
       res.status(200).json(b);

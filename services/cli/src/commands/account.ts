@@ -37,8 +37,7 @@ export function registerAccount(program: Command): void {
     .action((o) =>
       run(
         o,
-        async ({ deps }) =>
-          listWorkspaceAccountEvents(deps, await scopeForSlug(deps, o.workspace), accountEventsQuery(o)),
+        async ({ deps }) => listWorkspaceAccountEvents(deps, await scopeForSlug(deps, o.workspace), accountEventsQuery(o)),
         (r) => r.accountEvents.map(eventLine).join('\n') || '(no account events)',
       ),
     );

@@ -3,7 +3,9 @@ import { clearProviderIngress, setProviderIngress, showProviderIngress, slugSche
 import { run } from '../output';
 
 const human = (r: ProviderIngressView) =>
-  r.workspace ? `shared provider paths -> workspace ${r.workspace.slug} (${r.workspace.id})` : 'shared provider paths: not configured (503); per-workspace URLs still work';
+  r.workspace
+    ? `shared provider paths -> workspace ${r.workspace.slug} (${r.workspace.id})`
+    : 'shared provider paths: not configured (503); per-workspace URLs still work';
 
 /** Platform-level: which workspace the shared /webhooks/messaging and /webhooks/provider paths feed. */
 export function registerIngress(program: Command): void {

@@ -15,35 +15,94 @@ const scope = { accountId: WABA, phoneNumberId: null, displayPhoneNumber: null }
 /** Workspace A: a PIN reset request, an account violation and a throughput upgrade with its limits. */
 export async function seedAccountA(db: Db, workspaceId: string): Promise<void> {
   const now = new Date();
-  await recordAccountEvent(db, workspaceId, {
-    ...scope, displayPhoneNumber: '15550783881', field: 'security', event: 'PIN_RESET_REQUEST', occurredAt: at(1748811473),
-    summary: 'Security event PIN_RESET_REQUEST.', errors: [],
-    value: { display_phone_number: '15550783881', event: 'PIN_RESET_REQUEST', requester: '61555822107539' },
-  }, now);
-  await recordAccountEvent(db, workspaceId, {
-    ...scope, field: 'account_update', event: 'ACCOUNT_VIOLATION', occurredAt: at(1743451903), summary: 'Account update ACCOUNT_VIOLATION: ADULT.', errors: [],
-    value: { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'ADULT' } },
-  }, now);
-  await recordAccountEvent(db, workspaceId, {
-    ...scope, displayPhoneNumber: '15550783881', field: 'phone_number_quality_update', event: 'THROUGHPUT_UPGRADE', occurredAt: at(1748454394),
-    summary: 'Phone number quality update THROUGHPUT_UPGRADE: messaging limit TIER_UNLIMITED, throughput HIGH.', errors: [],
-    value: { display_phone_number: '15550783881', event: 'THROUGHPUT_UPGRADE', current_limit: 'TIER_UNLIMITED' },
-  }, now);
-  await applyChannelLimitChange(db, workspaceId, {
-    scope: 'phone_number', ...scope, displayPhoneNumber: '15550783881', field: 'phone_number_quality_update', event: 'THROUGHPUT_UPGRADE',
-    occurredAt: at(1748454394), stated: { messagingLimitTier: 'TIER_UNLIMITED', maxDailyConversations: -1, throughputLevel: 'HIGH', qualityEvent: 'THROUGHPUT_UPGRADE' },
-  }, now);
+  await recordAccountEvent(
+    db,
+    workspaceId,
+    {
+      ...scope,
+      displayPhoneNumber: '15550783881',
+      field: 'security',
+      event: 'PIN_RESET_REQUEST',
+      occurredAt: at(1748811473),
+      summary: 'Security event PIN_RESET_REQUEST.',
+      errors: [],
+      value: { display_phone_number: '15550783881', event: 'PIN_RESET_REQUEST', requester: '61555822107539' },
+    },
+    now,
+  );
+  await recordAccountEvent(
+    db,
+    workspaceId,
+    {
+      ...scope,
+      field: 'account_update',
+      event: 'ACCOUNT_VIOLATION',
+      occurredAt: at(1743451903),
+      summary: 'Account update ACCOUNT_VIOLATION: ADULT.',
+      errors: [],
+      value: { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'ADULT' } },
+    },
+    now,
+  );
+  await recordAccountEvent(
+    db,
+    workspaceId,
+    {
+      ...scope,
+      displayPhoneNumber: '15550783881',
+      field: 'phone_number_quality_update',
+      event: 'THROUGHPUT_UPGRADE',
+      occurredAt: at(1748454394),
+      summary: 'Phone number quality update THROUGHPUT_UPGRADE: messaging limit TIER_UNLIMITED, throughput HIGH.',
+      errors: [],
+      value: { display_phone_number: '15550783881', event: 'THROUGHPUT_UPGRADE', current_limit: 'TIER_UNLIMITED' },
+    },
+    now,
+  );
+  await applyChannelLimitChange(
+    db,
+    workspaceId,
+    {
+      scope: 'phone_number',
+      ...scope,
+      displayPhoneNumber: '15550783881',
+      field: 'phone_number_quality_update',
+      event: 'THROUGHPUT_UPGRADE',
+      occurredAt: at(1748454394),
+      stated: { messagingLimitTier: 'TIER_UNLIMITED', maxDailyConversations: -1, throughputLevel: 'HIGH', qualityEvent: 'THROUGHPUT_UPGRADE' },
+    },
+    now,
+  );
 }
 
 /** Workspace B: one event (account_update_account_deleted.json) and one limit, never visible to A. */
 export async function seedAccountB(db: Db, workspaceId: string): Promise<void> {
   const now = new Date();
-  await recordAccountEvent(db, workspaceId, {
-    ...scope, field: 'account_update', event: 'ACCOUNT_DELETED', occurredAt: at(1743451903), summary: 'Account update ACCOUNT_DELETED.', errors: [],
-    value: { event: 'ACCOUNT_DELETED' },
-  }, now);
-  await applyChannelLimitChange(db, workspaceId, {
-    scope: 'account', ...scope, field: 'business_capability_update', event: 'CAPABILITY_UPDATE', occurredAt: at(1739321024),
-    stated: { maxDailyConversations: 2000, maxPhoneNumbers: 25 },
-  }, now);
+  await recordAccountEvent(
+    db,
+    workspaceId,
+    {
+      ...scope,
+      field: 'account_update',
+      event: 'ACCOUNT_DELETED',
+      occurredAt: at(1743451903),
+      summary: 'Account update ACCOUNT_DELETED.',
+      errors: [],
+      value: { event: 'ACCOUNT_DELETED' },
+    },
+    now,
+  );
+  await applyChannelLimitChange(
+    db,
+    workspaceId,
+    {
+      scope: 'account',
+      ...scope,
+      field: 'business_capability_update',
+      event: 'CAPABILITY_UPDATE',
+      occurredAt: at(1739321024),
+      stated: { maxDailyConversations: 2000, maxPhoneNumbers: 25 },
+    },
+    now,
+  );
 }

@@ -40,9 +40,22 @@ export async function storeAndApply(db: Db, workspaceId: string, envelope: Envel
   const body = Buffer.from(JSON.stringify(envelope));
   const id = newId('webhookEvent', receivedAt.getTime());
   await db.insert(webhookEvents).values({
-    id, workspaceId, source: 'messaging', topic: 'messages', requestId: newId('request'), deliveryId: null, signatureValid: true,
-    headers: { 'content-type': 'application/json' }, query: {}, bodyHash: sha256Hex(body), rawBody: body, bodySize: body.length,
-    summary: {}, normalizationStatus: 'processed', responseStatus: 200, receivedAt,
+    id,
+    workspaceId,
+    source: 'messaging',
+    topic: 'messages',
+    requestId: newId('request'),
+    deliveryId: null,
+    signatureValid: true,
+    headers: { 'content-type': 'application/json' },
+    query: {},
+    bodyHash: sha256Hex(body),
+    rawBody: body,
+    bodySize: body.length,
+    summary: {},
+    normalizationStatus: 'processed',
+    responseStatus: 200,
+    receivedAt,
   });
   await applyFamilies(db, workspaceId, ...normalizeEnvelope(envelope).events);
   return id;

@@ -19,7 +19,9 @@ import { applyFamily, composeEffects, type FamilyEffects } from './family-effect
  * Limits are stated the way core's normalizer states them (normalize-account.ts).
  */
 const REFERENCE = new URL('../../../../docs/provider-reference/webhooks/', import.meta.url);
-interface Delivery { entry: { id: string; time?: number; changes: { field: string; value: Record<string, any> }[] }[] }
+interface Delivery {
+  entry: { id: string; time?: number; changes: { field: string; value: Record<string, any> }[] }[];
+}
 const delivery = (file: string): Delivery => JSON.parse(readFileSync(new URL(file, REFERENCE), 'utf8'));
 const iso = (unix: number) => new Date(unix * 1000).toISOString();
 
@@ -47,7 +49,13 @@ function family(file: string, over: Partial<AccountUpdatedEvent> = {}): AccountU
 const WABA = '102290129340398';
 const upgrade = () =>
   family('phone_number_quality_update_throughput_upgrade.json', {
-    limits: { messagingLimitTier: 'TIER_UNLIMITED', maxDailyConversationsPerBusiness: -1, maxPhoneNumbersPerAccount: null, throughputLevel: 'HIGH', banState: null },
+    limits: {
+      messagingLimitTier: 'TIER_UNLIMITED',
+      maxDailyConversationsPerBusiness: -1,
+      maxPhoneNumbersPerAccount: null,
+      throughputLevel: 'HIGH',
+      banState: null,
+    },
   });
 
 describe('account.updated effects against a real database', () => {
@@ -69,17 +77,27 @@ describe('account.updated effects against a real database', () => {
 
   it('every documented account event is recorded once, however often it is delivered', async () => {
     const files = [
-      'account_update_account_deleted.json', 'account_update_account_violation.json', 'account_update_ad_account_linked.json',
-      'account_update_auth_intl_price_eligibility.json', 'account_update_disabled_update.json', 'account_update_mm_lite_terms_signed.json',
-      'account_update_partner_client_certification_status.json', 'account_update_primary_location_country.json',
-      'account_update_volume_based_pricing_tier.json', 'account_alerts_capabilities_deferred.json', 'security_pin_reset_request.json',
+      'account_update_account_deleted.json',
+      'account_update_account_violation.json',
+      'account_update_ad_account_linked.json',
+      'account_update_auth_intl_price_eligibility.json',
+      'account_update_disabled_update.json',
+      'account_update_mm_lite_terms_signed.json',
+      'account_update_partner_client_certification_status.json',
+      'account_update_primary_location_country.json',
+      'account_update_volume_based_pricing_tier.json',
+      'account_alerts_capabilities_deferred.json',
+      'security_pin_reset_request.json',
     ];
     for (let round = 0; round < 2; round++) for (const file of files) await apply(ws, family(file));
     const rows = await events(ws);
     expect(rows).toHaveLength(files.length);
     const violation = rows.find((r) => r.event === 'ACCOUNT_VIOLATION')!;
     expect(violation).toMatchObject({
-      field: 'account_update', accountId: WABA, occurredAt: new Date(1743451903 * 1000), value: { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'ADULT' } },
+      field: 'account_update',
+      accountId: WABA,
+      occurredAt: new Date(1743451903 * 1000),
+      value: { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'ADULT' } },
     });
     expect(violation.id).toMatch(/^acv_/);
     expect((await events(ws, 'security')).map((r) => [r.event, r.displayPhoneNumber])).toEqual([['PIN_RESET_REQUEST', '15550783881']]);
@@ -92,7 +110,9 @@ describe('account.updated effects against a real database', () => {
   it('an errors-only messages value without a time is recorded once, stamped when first recorded', async () => {
     const v = delivery('messages_errors_system_level.json').entry[0]!.changes[0]!.value;
     const errorsOnly = family('messages_errors_system_level.json', {
-      event: 'errors', phoneNumberId: v.metadata.phone_number_id, displayPhoneNumber: v.metadata.display_phone_number,
+      event: 'errors',
+      phoneNumberId: v.metadata.phone_number_id,
+      displayPhoneNumber: v.metadata.display_phone_number,
       errors: [{ code: 130429, title: 'Rate limit hit', message: 'Rate limit hit', details: v.errors[0].error_data.details, href: v.errors[0].href }],
     });
     await apply(other, errorsOnly);
@@ -100,7 +120,12 @@ describe('account.updated effects against a real database', () => {
     await apply(other, errorsOnly);
     const rows = await events(other, 'messages');
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ occurredAt: null, eventAt: new Date('2026-03-01T10:00:00Z'), phoneNumberId: '106540352242922', errors: [{ code: 130429 }] });
+    expect(rows[0]).toMatchObject({
+      occurredAt: null,
+      eventAt: new Date('2026-03-01T10:00:00Z'),
+      phoneNumberId: '106540352242922',
+      errors: [{ code: 130429 }],
+    });
     // Nothing about limits in it.
     expect(await listChannelLimits(tdb.db, other)).toEqual([]);
   });
@@ -129,14 +154,22 @@ describe('account.updated effects against a real database', () => {
     const rows = await listChannelLimits(tdb.db, ws);
     const number = rows.find((r) => r.scope === 'phone_number')!;
     expect(number).toMatchObject({
-      scopeKey: '15550783881', displayPhoneNumber: '15550783881', accountId: WABA,
-      messagingLimitTier: 'TIER_2K', maxDailyConversations: 2000, qualityEvent: 'DOWNGRADE',
+      scopeKey: '15550783881',
+      displayPhoneNumber: '15550783881',
+      accountId: WABA,
+      messagingLimitTier: 'TIER_2K',
+      maxDailyConversations: 2000,
+      qualityEvent: 'DOWNGRADE',
       // Only the late upgrade stated a throughput level, so it is taken.
       throughputLevel: 'HIGH',
-      lastEvent: 'DOWNGRADE', lastEventAt: new Date((1748454394 + 86400) * 1000),
+      lastEvent: 'DOWNGRADE',
+      lastEventAt: new Date((1748454394 + 86400) * 1000),
     });
     expect(number.statedAt).toEqual({
-      messagingLimitTier: iso(1748454394 + 86400), maxDailyConversations: iso(1748454394 + 86400), qualityEvent: iso(1748454394 + 86400), throughputLevel: iso(1748454394),
+      messagingLimitTier: iso(1748454394 + 86400),
+      maxDailyConversations: iso(1748454394 + 86400),
+      qualityEvent: iso(1748454394 + 86400),
+      throughputLevel: iso(1748454394),
     });
     // business_capability_update comes from another account id in the provider's example: its own row.
     const account = rows.find((r) => r.scope === 'account' && r.accountId === '524126980791429')!;

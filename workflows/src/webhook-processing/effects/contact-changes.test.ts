@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateContact } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import {
-  effectsHarness, inboundText, numberChanged, PABLO, reaction, SHEENA, SHEENA_NEW_PHONE, SHEENA_PHONE, status, unixIso, windowOpened,
+  effectsHarness,
+  inboundText,
+  numberChanged,
+  PABLO,
+  reaction,
+  SHEENA,
+  SHEENA_NEW_PHONE,
+  SHEENA_PHONE,
+  status,
+  unixIso,
+  windowOpened,
 } from './testing/families';
 
 /**
@@ -34,7 +44,9 @@ describe('contact.changed effects', () => {
     expect(after).toEqual([expect.objectContaining({ id: contact.id, phone_number: SHEENA_NEW_PHONE, name: 'Sheena Nelson' })]);
     expect((await h.messages(ws)).map((m) => m.contact_id)).toEqual([contact.id]);
     const changes = (await tdb.pool.query('SELECT * FROM contact_identity_changes WHERE workspace_id = $1', [ws])).rows;
-    expect(changes).toEqual([expect.objectContaining({ contact_id: contact.id, change: 'number_changed', previous_phone_number: SHEENA_PHONE, new_phone_number: SHEENA_NEW_PHONE })]);
+    expect(changes).toEqual([
+      expect.objectContaining({ contact_id: contact.id, change: 'number_changed', previous_phone_number: SHEENA_PHONE, new_phone_number: SHEENA_NEW_PHONE }),
+    ]);
     const snap = await h.snapshot(ws);
     await h.apply(ws, numberChanged(), numberChanged());
     expect(await h.snapshot(ws)).toEqual(snap);
@@ -45,7 +57,12 @@ describe('contact.changed effects', () => {
     const old = before('wamid.old-1', 7200);
     const fromNew = inboundText({ providerMessageId: 'wamid.new-1', contact: NEW_SHEENA, sentAt: unixIso(CHANGE_AT + 60) });
     await h.apply(ws, old, windowOpened(old), reaction({ reactedToMessageId: 'wamid.ours-1', occurredAt: unixIso(CHANGE_AT - 7000) }));
-    await h.apply(ws, fromNew, windowOpened(fromNew), reaction({ contact: NEW_SHEENA, providerMessageId: 'wamid.r-new', reactedToMessageId: 'wamid.ours-1', emoji: '🎉', occurredAt: unixIso(CHANGE_AT + 90) }));
+    await h.apply(
+      ws,
+      fromNew,
+      windowOpened(fromNew),
+      reaction({ contact: NEW_SHEENA, providerMessageId: 'wamid.r-new', reactedToMessageId: 'wamid.ours-1', emoji: '🎉', occurredAt: unixIso(CHANGE_AT + 90) }),
+    );
     await h.apply(ws, status({ recipient: { ...NEW_SHEENA, profileName: null }, providerMessageId: 'wamid.ours-2', occurredAt: unixIso(CHANGE_AT + 100) }));
     const [oldContact, newContact] = await h.contacts(ws);
     await updateContact(tdb.db, ws, newContact.id, { email: 'sheena@example.test' }, new Date(CHANGE_AT * 1000));
@@ -82,7 +99,10 @@ describe('contact.changed effects', () => {
   it('the old number writing after the change is someone else (numbers are recycled); a replayed change leaves them alone', async () => {
     const ws = await h.workspace();
     await h.apply(ws, before('wamid.old-1', 3600), numberChanged());
-    await h.apply(ws, inboundText({ providerMessageId: 'wamid.recycled', contact: { ...SHEENA, profileName: 'Someone Else' }, sentAt: unixIso(CHANGE_AT + 86400 * 30) }));
+    await h.apply(
+      ws,
+      inboundText({ providerMessageId: 'wamid.recycled', contact: { ...SHEENA, profileName: 'Someone Else' }, sentAt: unixIso(CHANGE_AT + 86400 * 30) }),
+    );
     await h.apply(ws, numberChanged());
     const contacts = await h.contacts(ws);
     expect(contacts.map((c) => [c.phone_number, c.profile_name])).toEqual([
@@ -107,10 +127,22 @@ describe('contact.changed effects', () => {
     expect(await h.contacts(ws)).toHaveLength(2);
     const [first] = await h.contacts(ws);
     const base = { ...numberChanged(), contact: PABLO, newWaId: null, body: null };
-    await h.apply(ws, { ...base, providerMessageId: 'wamid.uid-change', change: 'user_id_changed', newUserId: 'user.new-id', occurredAt: unixIso(1749416383 + 20) });
+    await h.apply(ws, {
+      ...base,
+      providerMessageId: 'wamid.uid-change',
+      change: 'user_id_changed',
+      newUserId: 'user.new-id',
+      occurredAt: unixIso(1749416383 + 20),
+    });
     expect(await h.contacts(ws)).toEqual([expect.objectContaining({ id: first.id, provider_user_id: 'user.new-id', phone_number: null })]);
     expect((await h.messages(ws)).every((m) => m.contact_id === first.id)).toBe(true);
-    const identity = { ...base, providerMessageId: 'wamid.identity', change: 'identity_changed' as const, contact: { ...PABLO, userId: 'user.new-id' }, newUserId: null };
+    const identity = {
+      ...base,
+      providerMessageId: 'wamid.identity',
+      change: 'identity_changed' as const,
+      contact: { ...PABLO, userId: 'user.new-id' },
+      newUserId: null,
+    };
     await h.apply(ws, { ...identity, occurredAt: unixIso(1749416383 + 40) });
     await h.apply(ws, { ...identity, providerMessageId: 'wamid.identity-old', occurredAt: unixIso(1749416383 + 30) });
     expect((await h.contacts(ws))[0].identity_changed_at).toEqual(new Date((1749416383 + 40) * 1000));
@@ -122,7 +154,10 @@ describe('contact.changed effects', () => {
   it('a merge never lifts a block and keeps the newer subscriber decision', async () => {
     const ws = await h.workspace();
     await h.apply(ws, before('wamid.old-1', 3600));
-    await h.apply(ws, inboundText({ providerMessageId: 'wamid.new-stop', contact: NEW_SHEENA, body: 'STOP', optKeyword: 'stop', sentAt: unixIso(CHANGE_AT + 10) }));
+    await h.apply(
+      ws,
+      inboundText({ providerMessageId: 'wamid.new-stop', contact: NEW_SHEENA, body: 'STOP', optKeyword: 'stop', sentAt: unixIso(CHANGE_AT + 10) }),
+    );
     await h.apply(ws, numberChanged());
     expect(await h.contacts(ws)).toEqual([expect.objectContaining({ subscriber_status: 'unsubscribed', subscriber_status_source: 'keyword' })]);
 
@@ -130,7 +165,10 @@ describe('contact.changed effects', () => {
     await h.apply(ws2, before('wamid.old-1', 3600));
     const [blocked] = await h.contacts(ws2);
     await updateContact(tdb.db, ws2, blocked.id, { subscriberStatus: 'blocked' }, new Date((CHANGE_AT - 100) * 1000));
-    await h.apply(ws2, inboundText({ providerMessageId: 'wamid.new-start', contact: NEW_SHEENA, body: 'START', optKeyword: 'start', sentAt: unixIso(CHANGE_AT + 10) }));
+    await h.apply(
+      ws2,
+      inboundText({ providerMessageId: 'wamid.new-start', contact: NEW_SHEENA, body: 'START', optKeyword: 'start', sentAt: unixIso(CHANGE_AT + 10) }),
+    );
     await h.apply(ws2, numberChanged());
     expect(await h.contacts(ws2)).toEqual([expect.objectContaining({ subscriber_status: 'blocked', phone_number: SHEENA_NEW_PHONE })]);
   });

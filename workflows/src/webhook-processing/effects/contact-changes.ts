@@ -1,8 +1,17 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ContactChangedEvent, ContactPreferencesEvent, OptKeyword } from '@mos/core';
 import {
-  applySubscriberKeyword, findContactBy, getIdentityChange, markIdentityChanged, mergeContacts, recordIdentityChange, resolveContact,
-  setContactIdentifiers, type ContactIdentityInput, type ContactRow, type DbOrTx,
+  applySubscriberKeyword,
+  findContactBy,
+  getIdentityChange,
+  markIdentityChanged,
+  mergeContacts,
+  recordIdentityChange,
+  resolveContact,
+  setContactIdentifiers,
+  type ContactIdentityInput,
+  type ContactRow,
+  type DbOrTx,
 } from '@mos/db';
 import type { Logger } from '@mos/config';
 import { identityOf, newPhoneOf } from './contact-identity';
@@ -54,8 +63,12 @@ export async function applyContactChange(tx: DbOrTx, workspaceId: string, ev: Co
       const phoneNumber = newPhoneOf(ev.newWaId, 'the new number');
       contact = await moveContact(tx, workspaceId, old, { phoneNumber }, at);
       await recordIdentityChange(tx, workspaceId, {
-        contactId: contact.id, providerMessageId: ev.providerMessageId, change: ev.change,
-        previousPhoneNumber: old.phoneNumber !== phoneNumber ? old.phoneNumber : null, newPhoneNumber: phoneNumber, occurredAt: at,
+        contactId: contact.id,
+        providerMessageId: ev.providerMessageId,
+        change: ev.change,
+        previousPhoneNumber: old.phoneNumber !== phoneNumber ? old.phoneNumber : null,
+        newPhoneNumber: phoneNumber,
+        occurredAt: at,
       });
       break;
     }
@@ -64,8 +77,12 @@ export async function applyContactChange(tx: DbOrTx, workspaceId: string, ev: Co
       if (!userId) throw ApplicationFailure.create({ type: 'MissingContactIdentity', message: 'a user id change without the new user id', nonRetryable: true });
       contact = await moveContact(tx, workspaceId, old, { userId }, at);
       await recordIdentityChange(tx, workspaceId, {
-        contactId: contact.id, providerMessageId: ev.providerMessageId, change: ev.change,
-        previousUserId: old.userId !== userId ? old.userId : null, newUserId: userId, occurredAt: at,
+        contactId: contact.id,
+        providerMessageId: ev.providerMessageId,
+        change: ev.change,
+        previousUserId: old.userId !== userId ? old.userId : null,
+        newUserId: userId,
+        occurredAt: at,
       });
       break;
     }

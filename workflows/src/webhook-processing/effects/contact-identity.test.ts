@@ -23,7 +23,11 @@ describe('contact identity: phone number, user id, or both', () => {
     const contacts = await h.contacts(ws);
     expect(contacts).toHaveLength(1);
     expect(contacts[0]).toMatchObject({
-      phone_number: null, provider_user_id: 'user.93737...', username: '@realsheenanelson', country_code: 'US', name: 'Sheena Nelson',
+      phone_number: null,
+      provider_user_id: 'user.93737...',
+      username: '@realsheenanelson',
+      country_code: 'US',
+      name: 'Sheena Nelson',
     });
     expect((await h.message(ws, ev.providerMessageId)).contact_id).toBe(contacts[0].id);
     expect(await h.conversations(ws)).toHaveLength(1);
@@ -42,7 +46,10 @@ describe('contact identity: phone number, user id, or both', () => {
     const contacts = await h.contacts(ws);
     expect(contacts).toEqual([expect.objectContaining({ phone_number: '+16505551234', provider_user_id: PABLO_USER_ID })]);
     const statuses = await h.statuses(ws);
-    expect(statuses.map((s) => [s.status, s.contact_id])).toEqual([['delivered', contacts[0].id], ['read', contacts[0].id]]);
+    expect(statuses.map((s) => [s.status, s.contact_id])).toEqual([
+      ['delivered', contacts[0].id],
+      ['read', contacts[0].id],
+    ]);
   });
 
   it('a phone-only contact and a user-id-only contact revealed to be one person merge, keeping both histories', async () => {
@@ -97,7 +104,10 @@ describe('contact identity: phone number, user id, or both', () => {
     expect(after).toEqual(before);
     expect((await h.statuses(ws)).map((s) => s.contact_id)).toEqual([before.id, before.id]);
     // A family that fills a blank still writes it (a username the contact had no value for).
-    await h.apply(ws, status({ status: 'played', occurredAt: unixIso(1750030090), conversation: null, recipient: { ...SHEENA_HIDDEN, waId: '16505551234', userId: null } }));
+    await h.apply(
+      ws,
+      status({ status: 'played', occurredAt: unixIso(1750030090), conversation: null, recipient: { ...SHEENA_HIDDEN, waId: '16505551234', userId: null } }),
+    );
     const [filled] = await h.contacts(ws);
     expect(filled).toMatchObject({ id: before.id, username: '@realsheenanelson', country_code: 'US' });
     expect(filled.updated_at.getTime()).toBeGreaterThan(before.updated_at.getTime());

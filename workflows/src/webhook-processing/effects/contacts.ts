@@ -16,7 +16,14 @@ export interface ContactEffectsDeps {
 
 export type ContactEffects = Pick<
   FamilyEffects,
-  | 'applyInbound' | 'applyReaction' | 'applyEdit' | 'applyRevoke' | 'applyEcho' | 'applyStatus' | 'applyContactChange' | 'applyPreferences'
+  | 'applyInbound'
+  | 'applyReaction'
+  | 'applyEdit'
+  | 'applyRevoke'
+  | 'applyEcho'
+  | 'applyStatus'
+  | 'applyContactChange'
+  | 'applyPreferences'
   | 'applyConversationUpdate'
 >;
 

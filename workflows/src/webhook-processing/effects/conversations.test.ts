@@ -13,8 +13,15 @@ describe('conversation.updated effects', () => {
   afterAll(async () => tdb?.drop());
 
   const update = (over: Partial<ConversationUpdatedEvent>): ConversationUpdatedEvent => ({
-    ...SCOPE, family: 'conversation.updated', contact: SHEENA, change: 'service_window_opened', conversationId: null, origin: null,
-    occurredAt: unixIso(1750000000), expiresAt: null, ...over,
+    ...SCOPE,
+    family: 'conversation.updated',
+    contact: SHEENA,
+    change: 'service_window_opened',
+    conversationId: null,
+    origin: null,
+    occurredAt: unixIso(1750000000),
+    expiresAt: null,
+    ...over,
   });
 
   it('the window opened before its message arrives converges with the message applied later', async () => {
@@ -28,7 +35,11 @@ describe('conversation.updated effects', () => {
 
   it('service_window_opened and conversation_opened alone write nothing: the message or status they came with applies them', async () => {
     const ws = await h.workspace();
-    await h.apply(ws, windowOpened(inboundText()), update({ change: 'conversation_opened', conversationId: '72b14d6bd5407799e66f64d1b338e567', origin: 'marketing', expiresAt: unixIso(1750116480) }));
+    await h.apply(
+      ws,
+      windowOpened(inboundText()),
+      update({ change: 'conversation_opened', conversationId: '72b14d6bd5407799e66f64d1b338e567', origin: 'marketing', expiresAt: unixIso(1750116480) }),
+    );
     expect(await h.snapshot(ws)).toMatchObject({ contacts: [], conversations: [], conversation_windows: [] });
   });
 
@@ -58,7 +69,13 @@ describe('conversation.updated effects', () => {
 
   it('the provider window of conversation_opened is recorded by its status (D/webhooks/reference/messages/status conversation object)', async () => {
     const ws = await h.workspace();
-    const opened = update({ change: 'conversation_opened', conversationId: '72b14d6bd5407799e66f64d1b338e567', origin: 'marketing', occurredAt: unixIso(1750030073), expiresAt: unixIso(1750116480) });
+    const opened = update({
+      change: 'conversation_opened',
+      conversationId: '72b14d6bd5407799e66f64d1b338e567',
+      origin: 'marketing',
+      occurredAt: unixIso(1750030073),
+      expiresAt: unixIso(1750116480),
+    });
     // status_sent_marketing_with_pricing_conversation.json: the status that carries that conversation object.
     await h.apply(ws, status(), opened, opened);
     const windows = (await tdb.pool.query('SELECT * FROM conversation_windows WHERE workspace_id = $1', [ws])).rows;

@@ -20,7 +20,13 @@ describe('message.echo effects', () => {
     const [contact] = await h.contacts(ws);
     expect(contact).toMatchObject({ phone_number: SHEENA_PHONE, last_inbound_at: null });
     const msg = await h.message(ws, echo().providerMessageId);
-    expect(msg).toMatchObject({ direction: 'outbound', type: 'text', body: expect.stringMatching(/^Here's the info/), contact_id: contact.id, content: { kind: 'text' } });
+    expect(msg).toMatchObject({
+      direction: 'outbound',
+      type: 'text',
+      body: expect.stringMatching(/^Here's the info/),
+      contact_id: contact.id,
+      content: { kind: 'text' },
+    });
     const [conv] = await h.conversations(ws);
     expect(conv).toMatchObject({ window_opened_at: null, window_expires_at: null, last_inbound_at: null });
     expect(conv.last_message_at).toEqual(new Date(1739321024 * 1000));
@@ -31,7 +37,10 @@ describe('message.echo effects', () => {
     const inbound = inboundText({ sentAt: unixIso(1739321024 - 600) });
     await h.apply(ws, inbound, windowOpened(inbound));
     const [before] = await h.conversations(ws);
-    await h.apply(ws, status({ providerMessageId: echo().providerMessageId, status: 'delivered', occurredAt: unixIso(1739321030), conversation: null, pricing: null }));
+    await h.apply(
+      ws,
+      status({ providerMessageId: echo().providerMessageId, status: 'delivered', occurredAt: unixIso(1739321030), conversation: null, pricing: null }),
+    );
     await h.apply(ws, echo());
     const [after] = await h.conversations(ws);
     expect([after.window_opened_at, after.window_expires_at]).toEqual([before.window_opened_at, before.window_expires_at]);

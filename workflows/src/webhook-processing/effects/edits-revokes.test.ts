@@ -26,10 +26,18 @@ describe('message.edited and message.revoked effects', () => {
     const [before] = await h.conversations(ws);
     await h.apply(ws, edit());
     const msg = await h.message(ws, ORIGINAL_ID);
-    expect(msg).toMatchObject({ caption: 'Updated image caption', media_id: '1234567890', type: 'image', content: expect.objectContaining({ caption: 'Updated image caption' }) });
+    expect(msg).toMatchObject({
+      caption: 'Updated image caption',
+      media_id: '1234567890',
+      type: 'image',
+      content: expect.objectContaining({ caption: 'Updated image caption' }),
+    });
     expect(msg.edited_at).toEqual(new Date(1749854575 * 1000));
     const versions = await listMessageRevisions(tdb.db, ws, [ORIGINAL_ID]);
-    expect(versions.map((v) => [v.kind, v.text])).toEqual([['original', 'Taj Mahal'], ['edit', 'Updated image caption']]);
+    expect(versions.map((v) => [v.kind, v.text])).toEqual([
+      ['original', 'Taj Mahal'],
+      ['edit', 'Updated image caption'],
+    ]);
     expect(versions[0]!.content).toMatchObject({ caption: 'Taj Mahal', id: '1003383421387256' });
     const [after] = await h.conversations(ws);
     expect([after.window_expires_at, after.last_message_at]).toEqual([before.window_expires_at, before.last_message_at]);
@@ -51,7 +59,12 @@ describe('message.edited and message.revoked effects', () => {
 
   it('an older edit arriving after a newer one never overwrites it; replays change nothing', async () => {
     const ws = await h.workspace();
-    const newer = edit({ providerMessageId: 'wamid.edit-2', editedAt: unixIso(1749854575 + 300), text: 'Second caption', content: { ...edit().content, caption: 'Second caption' } as never });
+    const newer = edit({
+      providerMessageId: 'wamid.edit-2',
+      editedAt: unixIso(1749854575 + 300),
+      text: 'Second caption',
+      content: { ...edit().content, caption: 'Second caption' } as never,
+    });
     await h.apply(ws, original, newer, edit());
     expect(await h.message(ws, ORIGINAL_ID)).toMatchObject({ caption: 'Second caption' });
     expect((await h.message(ws, ORIGINAL_ID)).edited_at).toEqual(new Date((1749854575 + 300) * 1000));
@@ -65,7 +78,17 @@ describe('message.edited and message.revoked effects', () => {
     const ws = await h.workspace();
     await h.apply(ws, original, edit(), revoke({ providerMessageId: 'wamid.revoke-1', revokedAt: unixIso(1749854575 + 600) }));
     const msg = await h.message(ws, ORIGINAL_ID);
-    expect(msg).toMatchObject({ body: null, caption: null, media_id: null, payload: null, content: null, context: null, referral: null, type: 'image', direction: 'inbound' });
+    expect(msg).toMatchObject({
+      body: null,
+      caption: null,
+      media_id: null,
+      payload: null,
+      content: null,
+      context: null,
+      referral: null,
+      type: 'image',
+      direction: 'inbound',
+    });
     expect(msg.revoked_at).toEqual(new Date((1749854575 + 600) * 1000));
     expect(msg.content_removed_at).toEqual(new Date((1749854575 + 600) * 1000));
     expect((await h.revisions(ws)).map((r) => [r.kind, r.content, r.text])).toEqual([
@@ -73,7 +96,10 @@ describe('message.edited and message.revoked effects', () => {
       ['edit', null, null],
       ['revoke', null, null],
     ]);
-    const hits = await tdb.pool.query(`SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND search_vector @@ to_tsquery('simple', 'taj | updated')`, [ws]);
+    const hits = await tdb.pool.query(
+      `SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND search_vector @@ to_tsquery('simple', 'taj | updated')`,
+      [ws],
+    );
     expect(hits.rows[0].n).toBe(0);
   });
 

@@ -1,6 +1,15 @@
 import type {
-  AccountUpdatedEvent, ContactChangedEvent, ContactPreferencesEvent, ConversationUpdatedEvent, InboundMessageEvent,
-  MessageEchoEvent, MessageEditedEvent, MessageReactionEvent, MessageRevokedEvent, MessageStatusEvent, NormalizedEvent,
+  AccountUpdatedEvent,
+  ContactChangedEvent,
+  ContactPreferencesEvent,
+  ConversationUpdatedEvent,
+  InboundMessageEvent,
+  MessageEchoEvent,
+  MessageEditedEvent,
+  MessageReactionEvent,
+  MessageRevokedEvent,
+  MessageStatusEvent,
+  NormalizedEvent,
   TemplateUpdatedEvent,
 } from '@mos/core';
 

@@ -1,7 +1,13 @@
 import { opensServiceWindow, type InboundMessageEvent, type MessageEchoEvent } from '@mos/core';
 import {
-  applySubscriberKeyword, contentColumns, ensureConversation, insertMessage, resolveContact, touchConversationInbound,
-  touchConversationMessage, type DbOrTx,
+  applySubscriberKeyword,
+  contentColumns,
+  ensureConversation,
+  insertMessage,
+  resolveContact,
+  touchConversationInbound,
+  touchConversationMessage,
+  type DbOrTx,
 } from '@mos/db';
 import type { Logger } from '@mos/config';
 import { identityOf } from './contact-identity';

@@ -22,7 +22,11 @@ describe('contact.preferences effects', () => {
   it('stop unsubscribes and resume re-subscribes, recorded as the provider preference', async () => {
     const ws = await h.workspace();
     await h.apply(ws, stop(RESUME_AT - 3600));
-    expect((await h.contacts(ws))[0]).toMatchObject({ phone_number: '+16505551234', subscriber_status: 'unsubscribed', subscriber_status_source: 'provider_preference' });
+    expect((await h.contacts(ws))[0]).toMatchObject({
+      phone_number: '+16505551234',
+      subscriber_status: 'unsubscribed',
+      subscriber_status_source: 'provider_preference',
+    });
     await h.apply(ws, preference());
     const [contact] = await h.contacts(ws);
     expect(contact).toMatchObject({ subscriber_status: 'subscribed', subscriber_status_source: 'provider_preference' });

@@ -69,7 +69,10 @@ describe('message.reaction effects', () => {
     const ws = await h.workspace();
     const mine = inboundText({ providerMessageId: 'wamid.HBgLMTQxMjU1NTA4MjkVAgASGBQzQUNCNjk5RDUwNUZGMUZEM0VBRAA=' });
     await h.apply(ws, mine, windowOpened(mine), ADD);
-    await h.apply(ws, reaction({ contact: { waId: '393331234567', userId: null, profileName: 'Marco', username: null, countryCode: null }, providerMessageId: 'wamid.marco' }));
+    await h.apply(
+      ws,
+      reaction({ contact: { waId: '393331234567', userId: null, profileName: 'Marco', username: null, countryCode: null }, providerMessageId: 'wamid.marco' }),
+    );
     const before = await h.snapshot(ws);
     expect(before.message_reactions).toHaveLength(2);
     await h.apply(ws, ADD, ADD);

@@ -22,7 +22,16 @@ describe('message.status effects', () => {
   const storeOutbound = async (ws: string, type = 'audio') => {
     const contact = await resolveContact(tdb.db, ws, { phoneNumber: SHEENA_PHONE, userId: null }, { at: new Date(1750030000 * 1000) });
     const conv = await ensureConversation(tdb.db, ws, contact.id);
-    return (await insertMessage(tdb.db, ws, { conversationId: conv.id, contactId: contact.id, direction: 'outbound', providerMessageId: OUT, type, sentAt: new Date(1750030000 * 1000) })).message;
+    return (
+      await insertMessage(tdb.db, ws, {
+        conversationId: conv.id,
+        contactId: contact.id,
+        direction: 'outbound',
+        providerMessageId: OUT,
+        type,
+        sentAt: new Date(1750030000 * 1000),
+      })
+    ).message;
   };
 
   it('keeps pricing (billable, model, category, type) and our callback data on the status row', async () => {
@@ -30,8 +39,14 @@ describe('message.status effects', () => {
     await h.apply(ws, status({ callbackData: 'order-4711' }));
     const [row] = await h.statuses(ws);
     expect(row).toMatchObject({
-      status: 'sent', provider_message_id: OUT, provider_conversation_id: '72b14d6bd5407799e66f64d1b338e567',
-      pricing_billable: true, pricing_model: 'PMP', pricing_category: 'marketing', pricing_type: 'regular', callback_data: 'order-4711',
+      status: 'sent',
+      provider_message_id: OUT,
+      provider_conversation_id: '72b14d6bd5407799e66f64d1b338e567',
+      pricing_billable: true,
+      pricing_model: 'PMP',
+      pricing_category: 'marketing',
+      pricing_type: 'regular',
+      callback_data: 'order-4711',
     });
     const [window] = (await tdb.pool.query('SELECT * FROM conversation_windows WHERE workspace_id = $1', [ws])).rows;
     expect(window).toMatchObject({ origin_type: 'marketing', billable: true, pricing_model: 'PMP', pricing_category: 'marketing' });
@@ -63,13 +78,24 @@ describe('message.status effects', () => {
     const ws = await h.workspace();
     await storeOutbound(ws, 'template');
     await h.apply(ws, status({ status: 'delivered', conversation: null }));
-    await h.apply(ws, status({
-      status: 'failed', occurredAt: unixIso(1751142888), conversation: null, pricing: null,
-      errors: [{
-        code: 131049, title: 'This message was not delivered to maintain healthy ecosystem engagement.', message: 'This message was not delivered to maintain healthy ecosystem engagement.',
-        details: 'In order to maintain a healthy ecosystem engagement, the message failed to be delivered.', href: '/documentation/business-messaging/whatsapp/support/error-codes',
-      }],
-    }));
+    await h.apply(
+      ws,
+      status({
+        status: 'failed',
+        occurredAt: unixIso(1751142888),
+        conversation: null,
+        pricing: null,
+        errors: [
+          {
+            code: 131049,
+            title: 'This message was not delivered to maintain healthy ecosystem engagement.',
+            message: 'This message was not delivered to maintain healthy ecosystem engagement.',
+            details: 'In order to maintain a healthy ecosystem engagement, the message failed to be delivered.',
+            href: '/documentation/business-messaging/whatsapp/support/error-codes',
+          },
+        ],
+      }),
+    );
     const msg = await h.message(ws, OUT);
     expect(msg).toMatchObject({ status: 'delivered', status_rank: 2, error_code: 131049 });
     expect(msg.failed_at).toEqual(new Date(1751142888 * 1000));
@@ -86,8 +112,11 @@ describe('message.status effects', () => {
   it('CBP service pricing without an expiry (status_delivered_service_cbp_overview.json); replays change nothing', async () => {
     const ws = await h.workspace();
     const ev = status({
-      providerMessageId: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBI3MTE5MjVBOTE3MDk5QUVFM0YA', status: 'delivered', occurredAt: unixIso(1750263773),
-      conversation: { id: '6ceb9d929c9bdc4f90e967a32f8639b4', originType: 'service', expiresAt: null }, pricing: { billable: true, model: 'CBP', category: 'service', type: null },
+      providerMessageId: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBI3MTE5MjVBOTE3MDk5QUVFM0YA',
+      status: 'delivered',
+      occurredAt: unixIso(1750263773),
+      conversation: { id: '6ceb9d929c9bdc4f90e967a32f8639b4', originType: 'service', expiresAt: null },
+      pricing: { billable: true, model: 'CBP', category: 'service', type: null },
     });
     await h.apply(ws, ev);
     const before = await h.snapshot(ws);

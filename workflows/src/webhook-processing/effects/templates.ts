@@ -1,17 +1,27 @@
 import { TEMPLATE_CHANGE_FIELDS, systemClock, type Clock, type TemplateUpdatedEvent } from '@mos/core';
 import {
-  applyTemplateCategoryUpdate, applyTemplateComponentsUpdate, applyTemplateQualityUpdate, applyTemplateStatusUpdate, recordAccountEvent,
-  type AccountEventInput, type Db,
+  applyTemplateCategoryUpdate,
+  applyTemplateComponentsUpdate,
+  applyTemplateQualityUpdate,
+  applyTemplateStatusUpdate,
+  recordAccountEvent,
+  type AccountEventInput,
+  type Db,
 } from '@mos/db';
 import { familyTime, type FamilyEffects } from './family-effects';
 
 /** A change naming no template we can key (no copy with its id, no name and language): recorded, visible to operators. */
 function unattachedTemplateChange(family: TemplateUpdatedEvent, at: Date | null): AccountEventInput {
   const what =
-    family.change === 'status' ? `status ${family.event}`
-    : family.change === 'quality' ? `quality ${family.previousScore ?? '?'} -> ${family.newScore}`
-    : family.change === 'category' ? (family.correctCategory ? `category to become ${family.correctCategory}` : `category ${family.previousCategory ?? '?'} -> ${family.newCategory}`)
-    : 'components edited';
+    family.change === 'status'
+      ? `status ${family.event}`
+      : family.change === 'quality'
+        ? `quality ${family.previousScore ?? '?'} -> ${family.newScore}`
+        : family.change === 'category'
+          ? family.correctCategory
+            ? `category to become ${family.correctCategory}`
+            : `category ${family.previousCategory ?? '?'} -> ${family.newCategory}`
+          : 'components edited';
   return {
     field: TEMPLATE_CHANGE_FIELDS[family.change],
     event: family.change === 'status' ? family.event : family.change,
@@ -51,15 +61,24 @@ export function createTemplateEffects(deps: { db: Db; clock?: Clock }): Pick<Fam
           ));
           break;
         case 'quality':
-          ({ synced } = await applyTemplateQualityUpdate(deps.db, workspaceId, { ...ref, previousScore: family.previousScore, newScore: family.newScore, occurredAt: at }, now));
+          ({ synced } = await applyTemplateQualityUpdate(
+            deps.db,
+            workspaceId,
+            { ...ref, previousScore: family.previousScore, newScore: family.newScore, occurredAt: at },
+            now,
+          ));
           break;
         case 'category':
           ({ synced } = await applyTemplateCategoryUpdate(
             deps.db,
             workspaceId,
             {
-              ...ref, previousCategory: family.previousCategory, newCategory: family.newCategory, correctCategory: family.correctCategory,
-              effectiveAt: familyTime(family.effectiveAt), occurredAt: at,
+              ...ref,
+              previousCategory: family.previousCategory,
+              newCategory: family.newCategory,
+              correctCategory: family.correctCategory,
+              effectiveAt: familyTime(family.effectiveAt),
+              occurredAt: at,
             },
             now,
           ));

@@ -72,11 +72,16 @@ function repairFlowExample(raw: string): CreationBody {
 function repaired(file: string): Omit<ProviderExample, 'id' | 'source'>[] {
   const raw = read(file);
   if (file.endsWith('_INVALID_AS_PUBLISHED.json')) {
-    return [{ repair: 'added the missing comma after navigate_screen; \\\' -> \' (not a JSON escape)', body: repairFlowExample(raw) }];
+    return [{ repair: "added the missing comma after navigate_screen; \\' -> ' (not a JSON escape)", body: repairFlowExample(raw) }];
   }
   const body = JSON.parse(raw) as CreationBody;
   if (file.endsWith('_PLACEHOLDERS.json')) {
-    return [{ repair: 'filled the <NAME>, <CATEGORY>, <LANGUAGE> placeholders', body: { ...body, name: 'voice_call_button', category: 'UTILITY', language: 'en_US' } }];
+    return [
+      {
+        repair: 'filled the <NAME>, <CATEGORY>, <LANGUAGE> placeholders',
+        body: { ...body, name: 'voice_call_button', category: 'UTILITY', language: 'en_US' },
+      },
+    ];
   }
   if (Array.isArray(body.languages)) {
     // upsert_message_templates takes `languages[]`; message_templates takes one `language`.
@@ -84,7 +89,12 @@ function repaired(file: string): Omit<ProviderExample, 'id' | 'source'>[] {
     return languages.map((language) => ({ repair: `bulk upsert body: languages[] -> language ${language}`, body: { ...rest, language } as CreationBody }));
   }
   if (file === 'authentication_one_tap_autofill.json') {
-    return [{ repair: 'legacy button-level package_name/signature_hash (Graph <= v20.0) moved into supported_apps, as the same page documents', body: moveLegacyAppIntoSupportedApps(body) }];
+    return [
+      {
+        repair: 'legacy button-level package_name/signature_hash (Graph <= v20.0) moved into supported_apps, as the same page documents',
+        body: moveLegacyAppIntoSupportedApps(body),
+      },
+    ];
   }
   return [{ body }];
 }
@@ -165,9 +175,7 @@ const ENUM_KEYS = new Set(['type', 'format', 'category', 'parameter_format', 'ot
 export function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, ENUM_KEYS.has(k) && typeof v === 'string' ? v.toUpperCase() : canonical(v)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, ENUM_KEYS.has(k) && typeof v === 'string' ? v.toUpperCase() : canonical(v)]));
   }
   return value;
 }

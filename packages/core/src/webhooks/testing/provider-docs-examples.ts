@@ -25,7 +25,10 @@ export const REPAIRED_EXAMPLES: readonly string[] = [
 /** Published as a fragment, not an envelope: fixtures/provider-docs has it wrapped (`*_WRAPPED`). */
 const isFragment = (name: string) => name.endsWith('_FRAGMENT');
 
-const jsonNames = (dir: URL) => readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+const jsonNames = (dir: URL) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.replace(/\.json$/, ''));
 
 export interface ProviderDocsExample {
   /** The file name without `.json`, unique across both directories. */

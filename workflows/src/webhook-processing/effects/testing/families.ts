@@ -1,7 +1,16 @@
 import { createLogger } from '@mos/config';
 import type {
-  ChannelScope, ContactChangedEvent, ContactIdentity, ContactPreferencesEvent, ConversationUpdatedEvent, InboundMessageEvent,
-  MessageEchoEvent, MessageEditedEvent, MessageReactionEvent, MessageRevokedEvent, MessageStatusEvent,
+  ChannelScope,
+  ContactChangedEvent,
+  ContactIdentity,
+  ContactPreferencesEvent,
+  ConversationUpdatedEvent,
+  InboundMessageEvent,
+  MessageEchoEvent,
+  MessageEditedEvent,
+  MessageReactionEvent,
+  MessageRevokedEvent,
+  MessageStatusEvent,
 } from '@mos/core';
 import { upsertWorkspace } from '@mos/db';
 import type { TestDatabase } from '@mos/db/testing';
@@ -27,7 +36,13 @@ export const SHEENA: ContactIdentity = { waId: '16505551234', userId: null, prof
 export const SHEENA_PHONE = '+16505551234';
 
 /** D/business-scoped-user-ids (bsuid_messages_text_username_hidden_number.json): a user who hides their number. */
-export const SHEENA_HIDDEN: ContactIdentity = { waId: null, userId: 'user.93737...', profileName: 'Sheena Nelson', username: '@realsheenanelson', countryCode: 'US' };
+export const SHEENA_HIDDEN: ContactIdentity = {
+  waId: null,
+  userId: 'user.93737...',
+  profileName: 'Sheena Nelson',
+  username: '@realsheenanelson',
+  countryCode: 'US',
+};
 /** D/business-scoped-user-ids (bsuid_status_delivered_*.json): Pablo, known by user id, and by phone in one example. */
 export const PABLO_USER_ID = 'user.9373795779eb6441c8adb2eaee5b848e7dd174ddd302d7db62142f4722d574b6';
 export const PABLO: ContactIdentity = { waId: null, userId: PABLO_USER_ID, profileName: 'Pablo M.', username: '@pablomorales', countryCode: 'US' };
@@ -60,8 +75,16 @@ export function inboundImage(over: Partial<InboundMessageEvent> = {}): InboundMe
     sentAt: unixIso(1744344496),
     type: 'image',
     content: {
-      kind: 'media', mediaKind: 'image', id: '1003383421387256', mimeType: 'image/jpeg', sha256: 'SfInY0gGKTsJlUWbwxC1k+FAD0FZHvzwfpvO0zX0GUI=',
-      caption: 'Taj Mahal', filename: null, voice: false, animated: false, url: 'https://lookaside.fbsbx.com/whatsapp_business/attachments/?mid=133...',
+      kind: 'media',
+      mediaKind: 'image',
+      id: '1003383421387256',
+      mimeType: 'image/jpeg',
+      sha256: 'SfInY0gGKTsJlUWbwxC1k+FAD0FZHvzwfpvO0zX0GUI=',
+      caption: 'Taj Mahal',
+      filename: null,
+      voice: false,
+      animated: false,
+      url: 'https://lookaside.fbsbx.com/whatsapp_business/attachments/?mid=133...',
     },
     text: 'Taj Mahal',
     ...over,
@@ -76,7 +99,13 @@ export function inboundUnsubscribeButton(over: Partial<InboundMessageEvent> = {}
     type: 'button',
     content: { kind: 'button', payload: 'Unsubscribe', text: 'Unsubscribe' },
     text: 'Unsubscribe',
-    context: { replyToMessageId: 'wamid.HBgLMTQxMjU1NTA4MjkVAgASGBQzQUNCNjk5RDUwNUZGMUZEM0VBRAA=', replyToFrom: '15550783881', forwarded: false, frequentlyForwarded: false, referredProduct: null },
+    context: {
+      replyToMessageId: 'wamid.HBgLMTQxMjU1NTA4MjkVAgASGBQzQUNCNjk5RDUwNUZGMUZEM0VBRAA=',
+      replyToFrom: '15550783881',
+      forwarded: false,
+      frequentlyForwarded: false,
+      referredProduct: null,
+    },
     optKeyword: 'stop',
     ...over,
   });
@@ -107,8 +136,16 @@ export function edit(over: Partial<MessageEditedEvent> = {}): MessageEditedEvent
     editedAt: unixIso(1749854575),
     type: 'image',
     content: {
-      kind: 'media', mediaKind: 'image', id: '1234567890', mimeType: 'image/jpeg', sha256: 'a1b2c3d4e5f6...', caption: 'Updated image caption',
-      filename: null, voice: false, animated: false, url: 'https://media.example.com/updated-image.jpg',
+      kind: 'media',
+      mediaKind: 'image',
+      id: '1234567890',
+      mimeType: 'image/jpeg',
+      sha256: 'a1b2c3d4e5f6...',
+      caption: 'Updated image caption',
+      filename: null,
+      voice: false,
+      animated: false,
+      url: 'https://media.example.com/updated-image.jpg',
     },
     text: 'Updated image caption',
     ...over,
@@ -213,7 +250,14 @@ export function windowOpened(ev: InboundMessageEvent): ConversationUpdatedEvent 
 }
 
 const SNAPSHOT_TABLES = [
-  'contacts', 'conversations', 'conversation_windows', 'messages', 'message_statuses', 'message_reactions', 'message_revisions', 'contact_identity_changes',
+  'contacts',
+  'conversations',
+  'conversation_windows',
+  'messages',
+  'message_statuses',
+  'message_reactions',
+  'message_revisions',
+  'contact_identity_changes',
 ] as const;
 
 /** A database, the contact effects over it, a fresh workspace per test, and row helpers. */
