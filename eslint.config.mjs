@@ -59,8 +59,10 @@ const importDirection = [
   },
   // The client's tests start a real control plane to call.
   { files: inTests('packages/client'), rules: { 'no-restricted-imports': 'off' } },
-  {
-    files: ['services/**'],
+  // Each service: never another service, never a testing entry; only the control plane speaks
+  // tRPC; only the worker loads workflow code (the others start workflows through the contract).
+  ...SERVICES.map((service) => ({
+    files: [`services/${service}/**`],
     rules: restrict(
       {
         regex: `^@mos/(?:${SERVICES.join('|')})(?:/|$)`,
@@ -68,7 +70,40 @@ const importDirection = [
         message: 'Nothing imports a service: move shared code into a package (packages/ or workflows/).',
       },
       { regex: '^@mos/[^/]+/testing$', caseSensitive: true, message: 'A testing entry is for test files only.' },
+      ...(service === 'control-plane'
+        ? []
+        : [{ regex: '^@mos/trpc(?:/|$)', caseSensitive: true, message: 'Only the control plane (and packages/client) speaks tRPC: call @mos/app.' }]),
+      ...(service === 'worker'
+        ? []
+        : [
+            {
+              regex: '^@mos/workflows(?:/workflows)?$',
+              caseSensitive: true,
+              message: 'Only the worker loads workflow code: start and inspect workflows through @mos/workflows/contract.',
+            },
+          ]),
     ),
+  })),
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: Temporal's workflow API and its own
+    // contract, never I/O packages (activity types may be imported as types).
+    files: ['workflows/src/*/workflow.ts', 'workflows/src/workflows.ts'],
+    rules: restrict({
+      regex: '^@mos/',
+      caseSensitive: true,
+      message: 'Workflow code runs in the deterministic sandbox: no @mos package (use the feature contract and proxyActivities).',
+    }),
+  },
+  {
+    // Dynamic import() is invisible to no-restricted-imports: @mos packages are imported statically.
+    files: ['packages/**', 'services/**', 'workflows/**'],
+    ignores: TESTS,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression[source.value=/^@mos\\u002F/]', message: 'Import @mos packages statically, so the import-direction rules see them.' },
+      ],
+    },
   },
   // End-to-end tests drive one service through another (the worker's tests post webhooks to the
   // api; the control plane's template lifecycle runs the api and the worker).

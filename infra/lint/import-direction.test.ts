@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // Lints virtual files at real paths with the repository's eslint.config.mjs, so each case
 // proves the import-direction rules as `pnpm lint` applies them.
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const RULES = new Set(['no-restricted-imports', 'mos/no-relative-climb']);
+const RULES = new Set(['no-restricted-imports', 'no-restricted-syntax', 'mos/no-relative-climb']);
 let eslint: ESLint;
 
 beforeAll(() => {
@@ -13,21 +13,25 @@ beforeAll(() => {
 });
 
 /** The import-direction errors for `import { x } from '<source>'` written in `file`. */
-async function importErrors(file: string, source: string, kind: 'value' | 'type' = 'value'): Promise<string[]> {
-  const code = kind === 'type' ? `import type { X } from '${source}';\nexport type Y = X;\n` : `import { x } from '${source}';\nexport const y = x;\n`;
+async function importErrors(file: string, source: string, kind: 'value' | 'type' | 'dynamic' = 'value'): Promise<string[]> {
+  const code = {
+    type: `import type { X } from '${source}';\nexport type Y = X;\n`,
+    value: `import { x } from '${source}';\nexport const y = x;\n`,
+    dynamic: `export const y = await import('${source}');\n`,
+  }[kind];
   const [result] = await eslint.lintText(code, { filePath: `${root}${file}` });
   const fatal = result!.messages.filter((m) => m.fatal || m.ruleId === null);
   expect(fatal, `${file} was not linted`).toEqual([]);
   return result!.messages.filter((m) => m.ruleId && RULES.has(m.ruleId)).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
-const refused = async (file: string, source: string, rule = 'no-restricted-imports', kind?: 'value' | 'type') => {
+const refused = async (file: string, source: string, rule = 'no-restricted-imports', kind?: 'value' | 'type' | 'dynamic') => {
   const errors = await importErrors(file, source, kind);
   expect(errors, `${file} importing ${source}`).toHaveLength(1);
   expect(errors[0]).toMatch(new RegExp(`^${rule}: `));
   return errors[0]!;
 };
-const allowed = async (file: string, source: string, kind?: 'value' | 'type') => {
+const allowed = async (file: string, source: string, kind?: 'value' | 'type' | 'dynamic') => {
   expect(await importErrors(file, source, kind), `${file} importing ${source}`).toEqual([]);
 };
 
@@ -79,10 +83,32 @@ describe('import direction (eslint.config.mjs)', () => {
     expect(await refused('services/api/src/probe.ts', '@mos/worker')).toContain('Nothing imports a service');
     await refused('services/control-plane/src/routes/probe.ts', '@mos/api');
     await refused('services/api/src/probe.ts', '@mos/db/testing');
-    await allowed('services/api/src/probe.ts', '@mos/workflows');
+    await allowed('services/api/src/probe.ts', '@mos/workflows/contract');
     await allowed('services/worker/src/probe.test.ts', '@mos/api');
     await allowed('services/control-plane/src/testing/probe.ts', '@mos/worker/testing');
     await refused('packages/http/src/probe.ts', '@mos/api');
+  });
+
+  it('only the worker loads workflow code, only the control plane speaks tRPC', async () => {
+    expect(await refused('services/api/src/routes/probe.ts', '@mos/workflows')).toContain('Only the worker loads workflow code');
+    await refused('services/control-plane/src/probe.ts', '@mos/workflows/workflows');
+    await refused('services/cli/src/probe.ts', '@mos/workflows');
+    await allowed('services/worker/src/probe.ts', '@mos/workflows');
+    expect(await refused('services/api/src/probe.ts', '@mos/trpc')).toContain('Only the control plane');
+    await refused('services/worker/src/probe.ts', '@mos/trpc');
+    await allowed('services/control-plane/src/probe.ts', '@mos/trpc');
+  });
+
+  it('workflow code imports no @mos package (the deterministic sandbox)', async () => {
+    expect(await refused('workflows/src/template-sync/workflow.ts', '@mos/db')).toContain('deterministic sandbox');
+    await refused('workflows/src/workflows.ts', '@mos/core');
+    await allowed('workflows/src/template-sync/activities.ts', '@mos/db');
+  });
+
+  it('a dynamic import of an @mos package is refused outside tests', async () => {
+    expect(await refused('packages/app/src/probe.ts', '@mos/workflows', 'no-restricted-syntax', 'dynamic')).toContain('statically');
+    await allowed('packages/app/src/probe.test.ts', '@mos/db', 'dynamic');
+    await allowed('packages/app/src/probe.ts', 'node:fs', 'dynamic');
   });
 
   it('a relative import may not leave its package, except from infra/', async () => {

@@ -31,8 +31,11 @@ export function createAppDeps(env: Env, name: string): AppProcess {
   return {
     deps,
     async close() {
-      await temporal.close();
-      await database.close();
+      try {
+        await temporal.close();
+      } finally {
+        await database.close();
+      }
     },
   };
 }

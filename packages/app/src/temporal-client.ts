@@ -28,9 +28,13 @@ export function lazyTemporalClient(options: { address: string; namespace: string
       return pending;
     },
     async close() {
-      await connection?.close();
-      connection = null;
+      // A connect still in flight is waited for, so the connection it opens is closed too.
+      const inFlight = pending;
       pending = null;
+      await inFlight?.catch(() => undefined);
+      const open = connection;
+      connection = null;
+      await open?.close();
     },
   };
 }

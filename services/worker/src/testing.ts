@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { readFileSync } from 'node:fs';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import { sql } from 'drizzle-orm';
@@ -107,14 +106,5 @@ export async function waitFor<T>(
   }
 }
 
-/**
- * With `MOS_RECORD_HISTORIES=1`, writes a finished run's history to
- * workflows/src/__histories__/<name>.json, which the replay test guards determinism with.
- */
-export async function maybeRecordHistory(client: Client, name: string, workflowId: string): Promise<void> {
-  if (!process.env.MOS_RECORD_HISTORIES) return;
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const dir = new URL('../../../workflows/src/__histories__/', import.meta.url);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(new URL(`${name}.json`, dir), historyToJSON(history));
-}
+/** Recording histories for the replay test is the workflows package's own helper. */
+export { maybeRecordHistory } from '@mos/workflows/testing';

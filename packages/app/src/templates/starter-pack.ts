@@ -1,4 +1,4 @@
-import { STARTER_PACK, type StarterTemplate } from '@mos/core';
+import { AppError, isAppError, STARTER_PACK, type StarterTemplate } from '@mos/core';
 import { findTemplateByKey, upsertTemplateByKey, writeAuditLog } from '@mos/db';
 import { isProviderError, isProviderNotConfigured } from '@mos/provider';
 import type { AppDeps } from '../deps';
@@ -35,8 +35,9 @@ async function seedOne(deps: AppDeps, scope: Scope, account: ProviderAccount, en
     try {
       providerTemplateId = await sendToProvider(deps, account, { ...entry, providerTemplateId: existing?.providerTemplateId ?? null });
     } catch (err) {
-      // Without a provider nothing is stored: the caller hears why instead of a rejected row.
-      if (!isProviderError(err) || isProviderNotConfigured(err)) throw err;
+      if (!isProviderError(err)) throw err;
+      // No provider at all is not this template's rejection: the whole call fails below.
+      if (isProviderNotConfigured(err)) throw new AppError('service_unavailable', { message: err.message });
       error = err.userMessage;
     }
     await deps.db.transaction(async (tx) => {
@@ -60,6 +61,7 @@ async function seedOne(deps: AppDeps, scope: Scope, account: ProviderAccount, en
     });
     return providerTemplateId ? { ...base, status: 'submitted', providerTemplateId } : { ...base, status: 'error', error: error! };
   } catch (err) {
+    if (isAppError(err)) throw err;
     deps.log.error({ err, template: entry.name, language: entry.language }, 'starter pack entry failed');
     return { ...base, status: 'error', error: 'Could not store the template' };
   }

@@ -67,6 +67,7 @@ describe('/internal/templates', () => {
     await running?.catch(() => undefined);
     await connection?.close();
     await api?.close();
+    await deps?.temporal.close();
     await sim?.close();
     await tdb?.drop();
   });
