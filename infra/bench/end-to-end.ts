@@ -20,9 +20,9 @@ import { createLogger, loadEnv } from '../../packages/config/src/index';
 import { createVault } from '../../packages/db/src/index';
 import { providerClientFromEnv } from '../../packages/provider/src/index';
 import { lazyTemporalClient } from '../../packages/app/src/index';
-import { newId, PROCESS_WEBHOOK_EVENT, sha256Hex, signProviderBody, webhookDedupKey } from '../../packages/core/src/index';
-import { enqueueOutboxJob, insertWebhookEvent, setProviderIngressWorkspace, upsertWorkspace } from '../../packages/db/src/index';
-import { createTestDatabase, prepareTemplateDatabase } from '../../packages/db/src/testing/index';
+import { signProviderBody } from '../../packages/core/src/index';
+import { setProviderIngressWorkspace, upsertWorkspace } from '../../packages/db/src/index';
+import { createTestDatabase, prepareTemplateDatabase, storeTestWebhookJob } from '../../packages/db/src/testing/index';
 import { createApiApp } from '../../services/api/src/app';
 import { startWorkerRuntime } from '../../services/worker/src/index';
 import { composeEffects } from '../../workflows/src/index';
@@ -124,33 +124,7 @@ async function main(): Promise<void> {
 
   // The ingress's transaction shape without HTTP: event row, job row, NOTIFY on commit.
   async function storeDirect(body: Buffer, rec: (typeof sent)[number], t0: number): Promise<void> {
-    const eventId = newId('webhookEvent');
-    await tdb.db.transaction(async (tx) => {
-      await insertWebhookEvent(tx, workspace.id, {
-        id: eventId,
-        source: 'messaging',
-        topic: 'messages',
-        requestId: newId('request'),
-        signatureValid: true,
-        headers: {},
-        query: {},
-        bodyHash: sha256Hex(body),
-        rawBody: body,
-        bodySize: body.length,
-        summary: {},
-        normalizationStatus: 'pending',
-        responseStatus: 200,
-        receivedAt: new Date(t0),
-      });
-      const dedupKey = webhookDedupKey({ source: 'messaging', deliveryId: null, webhookEventId: eventId });
-      await enqueueOutboxJob(tx, workspace.id, {
-        id: newId('job'),
-        jobType: PROCESS_WEBHOOK_EVENT,
-        dedupKey,
-        payload: { webhookEventId: eventId },
-        now: new Date(t0),
-      });
-    });
+    const { webhookEventId: eventId } = await tdb.db.transaction((tx) => storeTestWebhookJob(tx, workspace.id, { body, receivedAt: new Date(t0) }));
     rec.t200 = Date.now();
     rec.status = 200;
     rec.ingestMs = rec.t200 - t0;

@@ -3,21 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyChannelLimitChange, recordAccountEvent } from '@mos/db';
-import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
+import { ACCOUNT_EVENT_EXAMPLES, CHANNEL_LIMIT_EXAMPLES, createTestDatabase, EXAMPLE_WABA, type TestDatabase } from '@mos/db/testing';
 import { runCli } from './testing';
 
-/**
- * `mos account events|limits`, run as the real CLI. Stored values are the provider's documented
- * examples (docs/provider-reference/webhooks/; D = https://developers.facebook.com/documentation/business-messaging/whatsapp):
- * phone_number_quality_update_throughput_upgrade.json (D/webhooks/reference/phone_number_quality_update),
- * account_update_account_violation.json and account_update_account_deleted.json (D/webhooks/reference/account_update).
- */
+/** `mos account events|limits`, run as the real CLI over the provider's documented examples (@mos/db/testing). */
 describe("mos account (what the provider said about a workspace's account and numbers)", () => {
   let tdb: TestDatabase;
   const dataDir = mkdtempSync(join(tmpdir(), 'mos-cli-account-'));
   const mos = (args: string[]) => runCli(args, { DATABASE_URL: tdb.url, MOS_DATA_DIR: dataDir, MOS_ENV: 'development' });
-  const WABA = '102290129340398';
-  const scope = { accountId: WABA, phoneNumberId: null, displayPhoneNumber: null };
+  const scope = { accountId: EXAMPLE_WABA, phoneNumberId: null, displayPhoneNumber: null };
   const at = (unix: number) => new Date(unix * 1000);
 
   beforeAll(async () => {
@@ -34,63 +28,12 @@ describe("mos account (what the provider said about a workspace's account and nu
     const alpha = await boot('alpha');
     const beta = await boot('beta');
     const now = new Date();
-    await recordAccountEvent(
-      tdb.db,
-      alpha,
-      {
-        ...scope,
-        field: 'account_update',
-        event: 'ACCOUNT_VIOLATION',
-        occurredAt: at(1743451903),
-        summary: 'Account update ACCOUNT_VIOLATION: ADULT.',
-        errors: [],
-        value: { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'ADULT' } },
-      },
-      now,
-    );
-    await recordAccountEvent(
-      tdb.db,
-      alpha,
-      {
-        ...scope,
-        displayPhoneNumber: '15550783881',
-        field: 'phone_number_quality_update',
-        event: 'THROUGHPUT_UPGRADE',
-        occurredAt: at(1748454394),
-        summary: 'Phone number quality update THROUGHPUT_UPGRADE: messaging limit TIER_UNLIMITED, throughput HIGH.',
-        errors: [],
-        value: { display_phone_number: '15550783881', event: 'THROUGHPUT_UPGRADE', current_limit: 'TIER_UNLIMITED' },
-      },
-      now,
-    );
-    await applyChannelLimitChange(
-      tdb.db,
-      alpha,
-      {
-        scope: 'phone_number',
-        ...scope,
-        displayPhoneNumber: '15550783881',
-        field: 'phone_number_quality_update',
-        event: 'THROUGHPUT_UPGRADE',
-        occurredAt: at(1748454394),
-        stated: { messagingLimitTier: 'TIER_UNLIMITED', throughputLevel: 'HIGH', qualityEvent: 'THROUGHPUT_UPGRADE' },
-      },
-      now,
-    );
-    await recordAccountEvent(
-      tdb.db,
-      beta,
-      {
-        ...scope,
-        field: 'account_update',
-        event: 'ACCOUNT_DELETED',
-        occurredAt: at(1743451903),
-        summary: 'Account update ACCOUNT_DELETED.',
-        errors: [],
-        value: { event: 'ACCOUNT_DELETED' },
-      },
-      now,
-    );
+    await recordAccountEvent(tdb.db, alpha, ACCOUNT_EVENT_EXAMPLES.accountViolation, now);
+    await recordAccountEvent(tdb.db, alpha, ACCOUNT_EVENT_EXAMPLES.throughputUpgrade, now);
+    // The number's limits as that upgrade states them, without a conversation cap.
+    const { maxDailyConversations: _unlimited, ...stated } = CHANNEL_LIMIT_EXAMPLES.throughputUpgrade.stated;
+    await applyChannelLimitChange(tdb.db, alpha, { ...CHANNEL_LIMIT_EXAMPLES.throughputUpgrade, stated }, now);
+    await recordAccountEvent(tdb.db, beta, ACCOUNT_EVENT_EXAMPLES.accountDeleted, now);
 
     const events = await mos(['account', 'events', '--workspace', 'alpha', '--json']);
     expect(events.code, events.stderr).toBe(0);

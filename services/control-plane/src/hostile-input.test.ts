@@ -65,6 +65,8 @@ describe('hostile input on the control plane', () => {
       ['webhooks.replay', 'mutation', { id: NUL }],
       ['webhookDeliveries.replay', 'mutation', { id: NUL }],
       ['webhookRejections.get', 'query', { id: NUL }],
+      ['syncedTemplates.list', 'query', { limit: NUL }],
+      ['webhookDeliveries.list', 'query', { limit: NUL }],
       ['account.events', 'query', { field: NUL }],
       ['account.events', 'query', { field: `account_update${NUL}` }],
     ];

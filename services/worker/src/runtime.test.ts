@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@mos/config';
-import { newId, PROCESS_WEBHOOK_EVENT, sha256Hex, systemClock, webhookDedupKey } from '@mos/core';
-import { enqueueOutboxJob, getOutboxJob, getWorkerStatus, insertWebhookEvent, upsertWorkspace } from '@mos/db';
+import { systemClock } from '@mos/core';
+import { getOutboxJob, getWorkerStatus, upsertWorkspace } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { composeEffects } from '@mos/workflows';
-import { sharedWorkflowBundle, fixtureBody, waitFor } from './testing';
+import { sharedWorkflowBundle, fixtureBody, storeDelivery, waitFor } from './testing';
 import { startWorkerRuntime } from './worker';
 
 /** The worker process's liveness as /ready sees it: heartbeat rows read by getWorkerStatus. */
@@ -49,34 +49,7 @@ describe('worker runtime heartbeat', () => {
       expect(row.rows).toHaveLength(1);
       expect(row.rows[0].worker_id).toBe(runtime.workerId);
 
-      const body = fixtureBody('status-read');
-      const eventId = newId('webhookEvent');
-      const jobId = newId('job');
-      await tdb.db.transaction(async (tx) => {
-        await insertWebhookEvent(tx, ws, {
-          id: eventId,
-          source: 'messaging',
-          topic: 'message_status',
-          requestId: newId('request'),
-          signatureValid: true,
-          headers: {},
-          query: {},
-          bodyHash: sha256Hex(body),
-          rawBody: body,
-          bodySize: body.length,
-          summary: {},
-          normalizationStatus: 'pending',
-          responseStatus: 200,
-          receivedAt: new Date(),
-        });
-        await enqueueOutboxJob(tx, ws, {
-          id: jobId,
-          jobType: PROCESS_WEBHOOK_EVENT,
-          dedupKey: webhookDedupKey({ source: 'messaging', deliveryId: null, webhookEventId: eventId }),
-          payload: { webhookEventId: eventId },
-          now: new Date(),
-        });
-      });
+      const { jobId } = await storeDelivery(tdb.db, ws, { body: fixtureBody('status-read'), topic: 'message_status' });
       await waitFor(async () => entered, { what: 'effect entered' });
       await waitFor(async () => (await getWorkerStatus(tdb.db, new Date())) === 'busy', { what: 'busy' });
       release();

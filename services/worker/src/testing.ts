@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
-import { sql } from 'drizzle-orm';
-import { newId, OUTBOX_CHANNEL, PROCESS_WEBHOOK_EVENT } from '@mos/core';
-import { outboxJobs, webhookEvents, workspaces, type Db } from '@mos/db';
+import { newId } from '@mos/core';
+import { workspaces, type Db } from '@mos/db';
+import { storeTestWebhookJob } from '@mos/db/testing';
 import { createLogger } from '@mos/config';
 import { WORKFLOWS_PATH } from '@mos/workflows';
 
@@ -54,43 +54,7 @@ export async function storeDelivery(
   workspaceId: string,
   input: { body: Buffer | string; topic?: string; notify?: boolean; source?: string; receivedAt?: Date },
 ): Promise<{ webhookEventId: string; jobId: string }> {
-  const now = input.receivedAt ?? new Date();
-  const webhookEventId = newId('webhookEvent', now.getTime());
-  const jobId = newId('job', now.getTime());
-  const body = Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body);
-  await db.transaction(async (tx) => {
-    await tx.insert(webhookEvents).values({
-      id: webhookEventId,
-      workspaceId,
-      source: input.source ?? 'messaging',
-      topic: input.topic ?? 'messages',
-      requestId: newId('request'),
-      deliveryId: null,
-      signatureValid: true,
-      headers: {},
-      query: {},
-      bodyHash: 'test',
-      rawBody: body,
-      bodySize: body.length,
-      summary: {},
-      normalizationStatus: 'pending',
-      responseStatus: 200,
-      receivedAt: now,
-    });
-    await tx.insert(outboxJobs).values({
-      id: jobId,
-      workspaceId,
-      jobType: PROCESS_WEBHOOK_EVENT,
-      status: 'pending',
-      dedupKey: `event:${webhookEventId}`,
-      payload: { webhookEventId },
-      availableAt: now,
-      createdAt: now,
-      updatedAt: now,
-    });
-    if (input.notify !== false) await tx.execute(sql`SELECT pg_notify(${OUTBOX_CHANNEL}, ${jobId})`);
-  });
-  return { webhookEventId, jobId };
+  return db.transaction((tx) => storeTestWebhookJob(tx, workspaceId, input));
 }
 
 export async function waitFor<T>(

@@ -3,8 +3,8 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { fixedClock, newId, normalizeEnvelope } from '@mos/core';
 import { createLogger } from '@mos/config';
-import { listAuditLogs, upsertWorkspace, webhookEvents, type Db } from '@mos/db';
-import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
+import { listAuditLogs, upsertWorkspace, type Db } from '@mos/db';
+import { createTestDatabase, storeTestWebhook, type TestDatabase } from '@mos/db/testing';
 import { applyFamily, composeEffects, createContactEffects } from '../webhook-processing/effects/index';
 import { WORKFLOWS_PATH } from '../index';
 import { maybeRecordHistory } from '../testing/temporal';
@@ -42,24 +42,7 @@ async function seedAt(db: Db, workspaceId: string, n: number, at: Date): Promise
       },
     ],
   };
-  const body = Buffer.from(JSON.stringify(envelope));
-  await db.insert(webhookEvents).values({
-    id: newId('webhookEvent', at.getTime()),
-    workspaceId,
-    source: 'messaging',
-    topic: 'messages',
-    requestId: newId('request'),
-    signatureValid: true,
-    headers: {},
-    query: {},
-    bodyHash: 'h',
-    rawBody: body,
-    bodySize: body.length,
-    summary: {},
-    normalizationStatus: 'processed',
-    responseStatus: 200,
-    receivedAt: at,
-  });
+  await storeTestWebhook(db, workspaceId, { body: envelope, normalizationStatus: 'processed', receivedAt: at });
   const effects = composeEffects(createContactEffects({ db, log }));
   for (const family of normalizeEnvelope(envelope).events) await applyFamily(effects, workspaceId, family);
 }

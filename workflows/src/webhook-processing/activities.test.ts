@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock, newId, PROCESS_WEBHOOK_EVENT, systemClock } from '@mos/core';
+import { fixedClock, newId, systemClock } from '@mos/core';
 import { createLogger } from '@mos/config';
-import { findDeliveryForJob, listAccountEvents, outboxJobs, upsertWorkspace, webhookEvents } from '@mos/db';
-import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
+import { findDeliveryForJob, listAccountEvents, upsertWorkspace } from '@mos/db';
+import { createTestDatabase, storeTestWebhookJob, type TestDatabase } from '@mos/db/testing';
 import { createProcessEvent } from './activities';
 import { WebhookFailureType } from './contract';
 import { createAccountEffects } from './effects/account';
@@ -33,30 +33,7 @@ describe('processEvent on bodies stored as unparseable', () => {
   afterAll(async () => tdb?.drop());
 
   async function store(topic: string, body: Buffer | string) {
-    const webhookEventId = newId('webhookEvent');
-    const jobId = newId('job');
-    const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
-    await tdb.db.insert(webhookEvents).values({
-      id: webhookEventId,
-      workspaceId,
-      source: 'messaging',
-      topic,
-      requestId: newId('request'),
-      deliveryId: null,
-      signatureValid: true,
-      headers: {},
-      query: {},
-      bodyHash: 'test',
-      rawBody: raw,
-      bodySize: raw.length,
-      summary: {},
-      normalizationStatus: 'pending',
-      responseStatus: 200,
-      receivedAt: new Date(),
-    });
-    await tdb.db
-      .insert(outboxJobs)
-      .values({ id: jobId, workspaceId, jobType: PROCESS_WEBHOOK_EVENT, status: 'pending', dedupKey: `event:${webhookEventId}`, payload: { webhookEventId } });
+    const { webhookEventId, jobId } = await storeTestWebhookJob(tdb.db, workspaceId, { topic, body });
     return { workspaceId, webhookEventId, jobId, deliveryId: newId('delivery') };
   }
 
@@ -170,30 +147,7 @@ describe('processEvent: what reaches the database and what a failure says', () =
   };
 
   async function store(body: unknown) {
-    const webhookEventId = newId('webhookEvent');
-    const jobId = newId('job');
-    const raw = Buffer.from(JSON.stringify(body));
-    await tdb.db.insert(webhookEvents).values({
-      id: webhookEventId,
-      workspaceId,
-      source: 'messaging',
-      topic: 'messages',
-      requestId: newId('request'),
-      deliveryId: null,
-      signatureValid: true,
-      headers: {},
-      query: {},
-      bodyHash: 'test',
-      rawBody: raw,
-      bodySize: raw.length,
-      summary: {},
-      normalizationStatus: 'pending',
-      responseStatus: 200,
-      receivedAt: new Date(),
-    });
-    await tdb.db
-      .insert(outboxJobs)
-      .values({ id: jobId, workspaceId, jobType: PROCESS_WEBHOOK_EVENT, status: 'pending', dedupKey: `event:${webhookEventId}`, payload: { webhookEventId } });
+    const { webhookEventId, jobId } = await storeTestWebhookJob(tdb.db, workspaceId, { body });
     return { workspaceId, webhookEventId, jobId, deliveryId: newId('delivery') };
   }
   const run = (input: Awaited<ReturnType<typeof store>>, effects: FamilyEffects) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, anonymousPhoneToken, GDPR_EXPORT_VERSION, SUBSCRIBER_STATUS_SOURCES, SUBSCRIBER_STATUSES, isoOrNull, safeString } from '@mos/core';
+import { AppError, anonymousPhoneToken, GDPR_EXPORT_VERSION, SUBSCRIBER_STATUS_SOURCES, isoOrNull, safeString } from '@mos/core';
 import {
   anonymizeContactRow,
   findEnvelopesNamingContact,
@@ -16,27 +16,17 @@ import {
   writeAuditLog,
 } from '@mos/db';
 import type { AppDeps } from '../deps';
-import { conversationView, messageView, toConversationView, toMessageView } from './contacts';
+import { contactView, conversationView, messageView, toContactView, toConversationView, toMessageView } from './contacts';
 import type { Scope } from '../scope';
 
 /** Everything stored about one contact, as a versioned document (see docs/contacts.md). */
 export const gdprExportView = z.object({
   version: z.literal(GDPR_EXPORT_VERSION),
   exportedAt: z.string(),
-  contact: z.object({
-    id: z.string(),
-    phoneNumber: z.string().nullable(),
-    providerUserId: z.string().nullable(),
-    username: z.string().nullable(),
-    countryCode: z.string().nullable(),
-    name: z.string().nullable(),
+  contact: contactView.extend({
     profileName: z.string().nullable(),
-    email: z.string().nullable(),
-    externalReferenceId: z.string().nullable(),
-    subscriberStatus: z.enum(SUBSCRIBER_STATUSES),
     subscriberStatusAt: z.string().nullable(),
     subscriberStatusSource: z.enum(SUBSCRIBER_STATUS_SOURCES).nullable(),
-    locale: z.string().nullable(),
     lastInboundAt: z.string().nullable(),
     identityChangedAt: z.string().nullable(),
     anonymizedAt: z.string().nullable(),
@@ -125,19 +115,10 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
     version: GDPR_EXPORT_VERSION,
     exportedAt: now.toISOString(),
     contact: {
-      id: contact.id,
-      phoneNumber: contact.phoneNumber,
-      providerUserId: contact.providerUserId,
-      username: contact.username,
-      countryCode: contact.countryCode,
-      name: contact.name,
+      ...toContactView(contact),
       profileName: contact.profileName,
-      email: contact.email,
-      externalReferenceId: contact.externalReferenceId,
-      subscriberStatus: contact.subscriberStatus,
       subscriberStatusAt: isoOrNull(contact.subscriberStatusAt),
       subscriberStatusSource: contact.subscriberStatusSource,
-      locale: contact.locale,
       lastInboundAt: isoOrNull(contact.lastInboundAt),
       identityChangedAt: isoOrNull(contact.identityChangedAt),
       anonymizedAt: isoOrNull(contact.anonymizedAt),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../testing/index';
+import { createTestDatabase, storeTestWebhook, type TestDatabase } from '../testing/index';
 import {
   anonymizeContactRow,
   applySubscriberKeyword,
@@ -43,7 +43,6 @@ import {
   findEnvelopesNamingContact,
   listContactIdentityChanges,
 } from './index';
-import { webhookEvents } from '../schema/index';
 
 /** The contact/message query functions, called with workspace B on workspace A's rows. */
 describe('cross-workspace isolation of the contact query functions', () => {
@@ -84,24 +83,7 @@ describe('cross-workspace isolation of the contact query functions', () => {
     });
     await applyMessageRevisions(tdb.db, a, 'wamid.a');
     await recordIdentityChange(tdb.db, a, { contactId: contactA, providerMessageId: 'wamid.s', change: 'identity_changed', occurredAt: at });
-    const body = Buffer.from('{"from":"16505551234"}');
-    await tdb.db.insert(webhookEvents).values({
-      id: 'evt_a',
-      workspaceId: a,
-      source: 'messaging',
-      topic: 'messages',
-      requestId: 'r',
-      signatureValid: true,
-      headers: {},
-      query: {},
-      bodyHash: 'h',
-      rawBody: body,
-      bodySize: body.length,
-      summary: {},
-      normalizationStatus: 'processed',
-      responseStatus: 200,
-      receivedAt: at,
-    });
+    await storeTestWebhook(tdb.db, a, { id: 'evt_a', body: '{"from":"16505551234"}', normalizationStatus: 'processed', receivedAt: at });
   });
   afterAll(async () => tdb?.drop());
 

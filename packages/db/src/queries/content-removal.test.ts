@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../testing/index';
+import { createTestDatabase, storeTestWebhook, type TestDatabase } from '../testing/index';
 import {
   anonymizeContactRow,
   applyMessageRevisions,
@@ -16,7 +16,6 @@ import {
   upsertReaction,
   upsertWorkspace,
 } from './index';
-import { webhookEvents } from '../schema/index';
 
 /**
  * GDPR erasure and retention remove every copy of what a message said: the flat columns, the
@@ -115,26 +114,7 @@ describe('content removal covers typed content, versions and reactions', () => {
 
   it('GDPR erasure: no copy of the words, the user id, username or old number is left', async () => {
     const contact = await seed('+16505551234', 'user.9373', 'gdpr', t0);
-    const envelope = async (id: string, json: string) => {
-      const body = Buffer.from(json);
-      await tdb.db.insert(webhookEvents).values({
-        id,
-        workspaceId: ws,
-        source: 'messaging',
-        topic: 'messages',
-        requestId: 'r',
-        signatureValid: true,
-        headers: {},
-        query: {},
-        bodyHash: 'h',
-        rawBody: body,
-        bodySize: body.length,
-        summary: {},
-        normalizationStatus: 'processed',
-        responseStatus: 200,
-        receivedAt: t0,
-      });
-    };
+    const envelope = (id: string, json: string) => storeTestWebhook(tdb.db, ws, { id, body: json, normalizationStatus: 'processed', receivedAt: t0 });
     await envelope('evt_bsuid', '{"recipient_user_id":"user.9373","recipient_id":""}');
     // Sent before the number change: it names only the old number.
     await envelope('evt_old_number', '{"from":"15550001111","id":"wamid.old"}');

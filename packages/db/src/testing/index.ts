@@ -102,3 +102,5 @@ export async function createTestDatabase(options: { max?: number } = {}): Promis
     },
   };
 }
+export * from './webhooks';
+export * from './account-examples';

@@ -1,108 +1,19 @@
 import { applyChannelLimitChange, recordAccountEvent, type Db } from '@mos/db';
+import { ACCOUNT_EVENT_EXAMPLES as events, CHANNEL_LIMIT_EXAMPLES as limits, EXAMPLE_WABA } from '@mos/db/testing';
 
-/**
- * Account events and limits as the pipeline stores them, with the values of the provider's
- * documented examples (docs/provider-reference/webhooks/, sources in SOURCES.md;
- * D = https://developers.facebook.com/documentation/business-messaging/whatsapp):
- * security_pin_reset_request.json (D/webhooks/reference/security), account_update_account_violation.json
- * and account_update_account_deleted.json (D/webhooks/reference/account_update),
- * phone_number_quality_update_throughput_upgrade.json (D/webhooks/reference/phone_number_quality_update).
- */
-export const WABA = '102290129340398';
-const at = (unix: number) => new Date(unix * 1000);
-const scope = { accountId: WABA, phoneNumberId: null, displayPhoneNumber: null };
+/** Account events and limits as the pipeline stores them (the provider's documented examples). */
+export const WABA = EXAMPLE_WABA;
 
 /** Workspace A: a PIN reset request, an account violation and a throughput upgrade with its limits. */
 export async function seedAccountA(db: Db, workspaceId: string): Promise<void> {
   const now = new Date();
-  await recordAccountEvent(
-    db,
-    workspaceId,
-    {
-      ...scope,
-      displayPhoneNumber: '15550783881',
-      field: 'security',
-      event: 'PIN_RESET_REQUEST',
-      occurredAt: at(1748811473),
-      summary: 'Security event PIN_RESET_REQUEST.',
-      errors: [],
-      value: { display_phone_number: '15550783881', event: 'PIN_RESET_REQUEST', requester: '61555822107539' },
-    },
-    now,
-  );
-  await recordAccountEvent(
-    db,
-    workspaceId,
-    {
-      ...scope,
-      field: 'account_update',
-      event: 'ACCOUNT_VIOLATION',
-      occurredAt: at(1743451903),
-      summary: 'Account update ACCOUNT_VIOLATION: ADULT.',
-      errors: [],
-      value: { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'ADULT' } },
-    },
-    now,
-  );
-  await recordAccountEvent(
-    db,
-    workspaceId,
-    {
-      ...scope,
-      displayPhoneNumber: '15550783881',
-      field: 'phone_number_quality_update',
-      event: 'THROUGHPUT_UPGRADE',
-      occurredAt: at(1748454394),
-      summary: 'Phone number quality update THROUGHPUT_UPGRADE: messaging limit TIER_UNLIMITED, throughput HIGH.',
-      errors: [],
-      value: { display_phone_number: '15550783881', event: 'THROUGHPUT_UPGRADE', current_limit: 'TIER_UNLIMITED' },
-    },
-    now,
-  );
-  await applyChannelLimitChange(
-    db,
-    workspaceId,
-    {
-      scope: 'phone_number',
-      ...scope,
-      displayPhoneNumber: '15550783881',
-      field: 'phone_number_quality_update',
-      event: 'THROUGHPUT_UPGRADE',
-      occurredAt: at(1748454394),
-      stated: { messagingLimitTier: 'TIER_UNLIMITED', maxDailyConversations: -1, throughputLevel: 'HIGH', qualityEvent: 'THROUGHPUT_UPGRADE' },
-    },
-    now,
-  );
+  for (const event of [events.pinResetRequest, events.accountViolation, events.throughputUpgrade]) await recordAccountEvent(db, workspaceId, event, now);
+  await applyChannelLimitChange(db, workspaceId, limits.throughputUpgrade, now);
 }
 
 /** Workspace B: one event (account_update_account_deleted.json) and one limit, never visible to A. */
 export async function seedAccountB(db: Db, workspaceId: string): Promise<void> {
   const now = new Date();
-  await recordAccountEvent(
-    db,
-    workspaceId,
-    {
-      ...scope,
-      field: 'account_update',
-      event: 'ACCOUNT_DELETED',
-      occurredAt: at(1743451903),
-      summary: 'Account update ACCOUNT_DELETED.',
-      errors: [],
-      value: { event: 'ACCOUNT_DELETED' },
-    },
-    now,
-  );
-  await applyChannelLimitChange(
-    db,
-    workspaceId,
-    {
-      scope: 'account',
-      ...scope,
-      field: 'business_capability_update',
-      event: 'CAPABILITY_UPDATE',
-      occurredAt: at(1739321024),
-      stated: { maxDailyConversations: 2000, maxPhoneNumbers: 25 },
-    },
-    now,
-  );
+  await recordAccountEvent(db, workspaceId, events.accountDeleted, now);
+  await applyChannelLimitChange(db, workspaceId, limits.capabilityUpdate, now);
 }

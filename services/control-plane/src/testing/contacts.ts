@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { newId, normalizeEnvelope, sha256Hex, type NormalizableEnvelope, type NormalizedEvent } from '@mos/core';
+import { normalizeEnvelope, type NormalizableEnvelope, type NormalizedEvent } from '@mos/core';
 import { createLogger } from '@mos/config';
-import { webhookEvents, type Db } from '@mos/db';
+import type { Db } from '@mos/db';
+import { storeTestWebhook } from '@mos/db/testing';
 import { applyFamily, composeEffects, createContactEffects } from '@mos/workflows';
 
 /**
@@ -37,24 +38,10 @@ export async function applyFamilies(db: Db, workspaceId: string, ...families: No
 }
 
 export async function storeAndApply(db: Db, workspaceId: string, envelope: Envelope, receivedAt = new Date()): Promise<string> {
-  const body = Buffer.from(JSON.stringify(envelope));
-  const id = newId('webhookEvent', receivedAt.getTime());
-  await db.insert(webhookEvents).values({
-    id,
-    workspaceId,
-    source: 'messaging',
-    topic: 'messages',
-    requestId: newId('request'),
-    deliveryId: null,
-    signatureValid: true,
-    headers: { 'content-type': 'application/json' },
-    query: {},
-    bodyHash: sha256Hex(body),
-    rawBody: body,
-    bodySize: body.length,
-    summary: {},
+  const id = await storeTestWebhook(db, workspaceId, {
+    body: envelope,
     normalizationStatus: 'processed',
-    responseStatus: 200,
+    headers: { 'content-type': 'application/json' },
     receivedAt,
   });
   await applyFamilies(db, workspaceId, ...normalizeEnvelope(envelope).events);
