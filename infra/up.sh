@@ -52,6 +52,8 @@ fi
 if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
   start_temporal "${TEMPORAL_PORT:-7233}" "${TEMPORAL_UI_PORT:-8233}" "$DATA/temporal.db" "$DATA/logs/temporal.log"
   TEMPORAL_UI="http://127.0.0.1:${TEMPORAL_UI_PORT:-8233}"
+  # Webhook details link to their run in this UI (unless you point TEMPORAL_UI_URL elsewhere).
+  export TEMPORAL_UI_URL="${TEMPORAL_UI_URL:-$TEMPORAL_UI}"
 else
   TEMPORAL_UI="(your Temporal at $TEMPORAL_ADDRESS)"
 fi

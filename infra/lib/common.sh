@@ -139,6 +139,7 @@ start_temporal() {
   local port=$1 ui_port=$2 dbfile=${3:-} logf=${4:-/dev/null}
   local args=(server start-dev --ip 127.0.0.1 --port "$port" --ui-port "$ui_port" --log-level warn
     --search-attribute WorkspaceId=Keyword --search-attribute Topic=Keyword --search-attribute WebhookEventId=Keyword
+    --search-attribute WebhookEventIds=KeywordList --search-attribute WorkspaceIds=KeywordList --search-attribute Topics=KeywordList
     --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal)
   [ -n "$dbfile" ] && args+=(--db-filename "$dbfile")
   temporal "${args[@]}" >"$logf" 2>&1 &

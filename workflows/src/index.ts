@@ -17,3 +17,4 @@ export { createTemplateActivities, type TemplateActivities, type TemplateActivit
 export { ensureTemplateSyncSchedule } from './template-sync/schedule';
 export * from './retention/activities';
 export * from './retention/schedule';
+export * from './search-attributes';

@@ -3,6 +3,6 @@
  * the worker registers. Only workflow-safe code is reachable from here: the workflows, their
  * contracts, and activities as types.
  */
-export { processWebhookEvent } from './webhook-processing/workflow';
+export { processWebhookBatch, processWebhookEvent } from './webhook-processing/workflow';
 export { templateSync, templateSyncAll } from './template-sync/workflow';
 export { retentionPurge, retentionSweep } from './retention/workflow';

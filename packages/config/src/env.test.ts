@@ -29,3 +29,33 @@ describe('optional tokens', () => {
     expect(() => loadEnv({ ...vars, MOS_MASTER_KEY: Buffer.alloc(32, 1).toString('base64') })).not.toThrow();
   });
 });
+
+describe('TEMPORAL_UI_URL', () => {
+  it('unset or empty: the dev server UI outside production, no link in production', () => {
+    for (const MOS_ENV of ['development', 'test', undefined]) {
+      expect(loadEnv({ DATABASE_URL, MOS_ENV }).TEMPORAL_UI_URL).toBe('http://127.0.0.1:8233');
+      expect(loadEnv({ DATABASE_URL, MOS_ENV, TEMPORAL_UI_URL: '' }).TEMPORAL_UI_URL).toBe('http://127.0.0.1:8233');
+    }
+    const production = { DATABASE_URL, MOS_ENV: 'production', MOS_MASTER_KEY: Buffer.alloc(32, 1).toString('base64') };
+    expect(loadEnv(production).TEMPORAL_UI_URL).toBeNull();
+    expect(loadEnv({ ...production, TEMPORAL_UI_URL: '' }).TEMPORAL_UI_URL).toBeNull();
+  });
+
+  it('is honoured when set, in every environment, without a trailing slash', () => {
+    expect(loadEnv({ DATABASE_URL, TEMPORAL_UI_URL: 'http://127.0.0.1:18233/' }).TEMPORAL_UI_URL).toBe('http://127.0.0.1:18233');
+    expect(
+      loadEnv({
+        DATABASE_URL,
+        MOS_ENV: 'production',
+        MOS_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'),
+        TEMPORAL_UI_URL: 'https://temporal.example.com/ui//',
+      }).TEMPORAL_UI_URL,
+    ).toBe('https://temporal.example.com/ui');
+  });
+
+  it('refuses anything but an http(s) URL', () => {
+    for (const bad of ['temporal.internal:8233', 'javascript:alert(1)', 'ftp://temporal.internal']) {
+      expect(() => loadEnv({ DATABASE_URL, TEMPORAL_UI_URL: bad }), bad).toThrow(/TEMPORAL_UI_URL must be an http\(s\) URL/);
+    }
+  });
+});

@@ -10,6 +10,9 @@ const envBool = z
 const optionalToken = (name: string) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32, `${name} must be at least 32 characters`).optional());
 
+/** Where a dev or test process links when TEMPORAL_UI_URL is unset: the UI `temporal server start-dev` serves (infra/up.sh). */
+export const DEV_TEMPORAL_UI_URL = 'http://127.0.0.1:8233';
+
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 export const envSchema = z.object({
@@ -19,6 +22,19 @@ export const envSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('mos-webhooks'),
+  /**
+   * The Temporal Web UI operators open (http or https, trailing slash dropped): webhook details
+   * link to their run there. Unset or '': DEV_TEMPORAL_UI_URL outside production, null (no link) in production.
+   */
+  TEMPORAL_UI_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .url({ protocol: /^https?$/, message: 'TEMPORAL_UI_URL must be an http(s) URL' })
+      .transform((v) => v.replace(/\/+$/, ''))
+      .optional()
+      .transform((v) => v ?? null),
+  ),
   /** The prebuilt workflow bundle a production worker loads (`pnpm build:workflows` writes it). */
   MOS_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   /** Address the HTTP apps listen on: loopback unless deployed where others must reach it (HOST=0.0.0.0). */
@@ -69,6 +85,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   if (parsed.data.MOS_ENV === 'production' && !parsed.data.MOS_MASTER_KEY) {
     throw new Error('invalid configuration:\n  MOS_MASTER_KEY: required in production');
+  }
+  if (parsed.data.TEMPORAL_UI_URL === null && parsed.data.MOS_ENV !== 'production') {
+    return { ...parsed.data, TEMPORAL_UI_URL: DEV_TEMPORAL_UI_URL };
   }
   return parsed.data;
 }

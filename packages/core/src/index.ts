@@ -18,3 +18,4 @@ export * from './member-rules';
 export * from './workspace-slug';
 export * from './contacts/redaction';
 export * from './account-event-fields';
+export * from './temporal-ui';

@@ -1,6 +1,6 @@
 import { loadEnvOrExit } from '@mos/config';
 import { createAppDeps } from '@mos/app';
-import { createTemplateActivities, ensureRetentionSchedules, ensureTemplateSyncSchedule } from '@mos/workflows';
+import { createTemplateActivities, ensureRetentionSchedules, ensureSearchAttributes, ensureTemplateSyncSchedule } from '@mos/workflows';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
 import { workflowSourceFor, type WorkflowSource } from './workflow-bundle';
 
@@ -33,6 +33,10 @@ const starting: Promise<WorkerRuntime> = startWorkerRuntime({
   // Without PROVIDER_BASE_URL the provider client refuses every call, so a sync page fails non-retryably.
   extraActivities: createTemplateActivities({ db: deps.db, log, vault: deps.vault, provider: deps.provider, clock: deps.clock }),
   onTemporalReady: [
+    async (client) => {
+      const added = await ensureSearchAttributes(client);
+      if (added.length > 0) log.info({ added }, 'search attributes registered');
+    },
     (client) => ensureTemplateSyncSchedule(client, { taskQueue: env.TEMPORAL_TASK_QUEUE }),
     (client) => ensureRetentionSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE }),
   ],

@@ -1,16 +1,9 @@
 import pg from 'pg';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { newId, OUTBOX_CHANNEL, PROCESS_WEBHOOK_EVENT, type Clock } from '@mos/core';
-import { claimPendingJobs, deferJob, markJobDispatched, type ClaimedJob, type Db, type Tx } from '@mos/db';
+import { OUTBOX_CHANNEL, PROCESS_WEBHOOK_EVENT, type Clock } from '@mos/core';
+import { claimWebhookBatches, findStaleBatches, type ClaimedBatch, type Db } from '@mos/db';
 import type { Logger } from '@mos/config';
-import {
-  WEBHOOK_WORKFLOW_TYPE,
-  SA_TOPIC,
-  SA_WEBHOOK_EVENT_ID,
-  SA_WORKSPACE_ID,
-  webhookWorkflowId,
-  type ProcessWebhookEventInput,
-} from '@mos/workflows/contract';
+import { MAX_WEBHOOK_BATCH, webhookBatchWorkflowId } from '@mos/workflows/contract';
+import type { BatchDispatcher } from './batch-dispatcher';
 
 export { OUTBOX_CHANNEL };
 
@@ -18,32 +11,78 @@ export interface OutboxRelayOptions {
   db: Db;
   /** For the dedicated LISTEN connection (a pooled client cannot hold a LISTEN). */
   databaseUrl: string;
-  temporal: () => Promise<Client>;
-  taskQueue: string;
+  /** Starts a claimed batch's run (Temporal in production; see batch-dispatcher.ts). */
+  dispatcher: BatchDispatcher;
   log: Logger;
   clock: Clock;
   /** Fallback poll when no notification arrives (missed NOTIFY, LISTEN reconnecting). */
   pollIntervalMs?: number;
+  /** The most webhooks per batch (at most MAX_WEBHOOK_BATCH). */
   batchSize?: number;
+  /** Ordering lanes = the most batches in flight at once. */
+  lanes?: number;
+  /** A batch with jobs still dispatched after this long is checked (started again, or handed off). */
+  staleAfterMs?: number;
+}
+
+/** Batch sizes seen, in buckets: read by /internal/runtime through the heartbeat. */
+export type BatchSizeHistogram = Record<'1' | '2-5' | '6-10' | '11-25' | '26-50', number>;
+
+export interface RelayStats {
+  /** Jobs dispatched in batches. */
+  dispatched: number;
+  batches: number;
+  batchSizes: BatchSizeHistogram;
+  /** Batch starts that failed (the stale sweep starts them again). */
+  startFailures: number;
+  /** Stale batches checked by the sweep. */
+  recovered: number;
+  lastDispatchAt: Date | null;
+  listening: boolean;
 }
 
 export interface OutboxRelay {
   start(): void;
   stop(): Promise<void>;
-  /** Claims and dispatches one batch now; returns how many jobs were claimed. */
+  /** Claims and dispatches what is due now; returns how many jobs were claimed. */
   tick(): Promise<number>;
-  readonly stats: { dispatched: number; deferred: number; lastDispatchAt: Date | null; listening: boolean };
+  /** Checks batches that have stayed dispatched too long; returns how many were checked. */
+  sweep(): Promise<number>;
+  readonly stats: RelayStats;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const START_DEADLINE_MS = 5_000;
 const backoffMs = (attempt: number, max: number) => Math.min(max, 250 * 2 ** Math.min(attempt, 16));
 
+function bucketOf(size: number): keyof BatchSizeHistogram {
+  if (size <= 1) return '1';
+  if (size <= 5) return '2-5';
+  if (size <= 10) return '6-10';
+  if (size <= 25) return '11-25';
+  return '26-50';
+}
+
+/**
+ * The outbox relay: claims pending webhook jobs into batches (one per free ordering lane, up
+ * to `batchSize` each) and starts one run per batch. There is no fixed wait: an idle system
+ * dispatches a single webhook as soon as its NOTIFY arrives; under load every lane is busy,
+ * the backlog grows, and the next claim takes up to `batchSize` of it at once.
+ */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const pollIntervalMs = opts.pollIntervalMs ?? 1_000;
-  const batchSize = opts.batchSize ?? 50;
+  const batchSize = Math.max(1, Math.min(opts.batchSize ?? MAX_WEBHOOK_BATCH, MAX_WEBHOOK_BATCH));
+  const lanes = Math.max(1, opts.lanes ?? 4);
+  const staleAfterMs = opts.staleAfterMs ?? 15_000;
   const log = opts.log.child({ component: 'outbox-relay' });
-  const stats = { dispatched: 0, deferred: 0, lastDispatchAt: null as Date | null, listening: false };
+  const stats: RelayStats = {
+    dispatched: 0,
+    batches: 0,
+    batchSizes: { '1': 0, '2-5': 0, '6-10': 0, '11-25': 0, '26-50': 0 },
+    startFailures: 0,
+    recovered: 0,
+    lastDispatchAt: null,
+    listening: false,
+  };
   let stopped = true;
   let wakeUp: (() => void) | null = null;
   // A notification that arrives mid-tick must not be lost until the next poll.
@@ -51,6 +90,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   let loopDone: Promise<void> = Promise.resolve();
   let listener: pg.Client | null = null;
   let listenAttempt = 0;
+  let lastSweep = 0;
 
   const wake = () => {
     if (wakeUp) wakeUp();
@@ -74,81 +114,58 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       wakeUp = done;
     });
 
-  /** Starts the job's workflow; returns its id, or null when the job was deferred. */
-  async function startOne(tx: Tx, client: Client, job: ClaimedJob, now: Date): Promise<string | null> {
-    const eventId = job.webhookEventId ?? '';
-    // A payload without an event id still gets a run, which fails it visibly (EventNotFound).
-    const workflowId = webhookWorkflowId(job.webhookEventId ?? job.jobId);
-    const input: ProcessWebhookEventInput = {
-      workspaceId: job.workspaceId,
-      webhookEventId: eventId,
-      jobId: job.jobId,
-      deliveryId: newId('delivery', now.getTime()),
-    };
+  async function dispatch(batch: ClaimedBatch): Promise<void> {
     try {
-      // A deadline bounds how long this cycle holds its row locks when Temporal has just gone
-      // away (the client's own retry policy would otherwise keep trying for ~20 s).
-      await client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        client.workflow.start(WEBHOOK_WORKFLOW_TYPE, {
-          taskQueue: opts.taskQueue,
-          workflowId,
-          args: [input],
-          // Temporal's default would start a second run once the first closed; a job runs once.
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          typedSearchAttributes: [
-            { key: SA_WORKSPACE_ID, value: job.workspaceId },
-            { key: SA_TOPIC, value: job.topic ?? 'unknown' },
-            { key: SA_WEBHOOK_EVENT_ID, value: eventId },
-          ],
-          memo: { source: job.source ?? 'unknown', deliveryId: input.deliveryId, providerDeliveryId: job.providerDeliveryId, jobId: job.jobId },
-        }),
-      );
+      await opts.dispatcher.dispatch(batch);
     } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
-        const delay = backoffMs(job.attempts, 60_000);
-        const failedAt = opts.clock.now();
-        await deferJob(tx, job.workspaceId, job.jobId, {
-          error: String((err as Error).message ?? err),
-          availableAt: new Date(failedAt.getTime() + delay),
-          now: failedAt,
-        });
-        stats.deferred++;
-        log.warn({ jobId: job.jobId, workspaceId: job.workspaceId, err: (err as Error).message, retryInMs: delay }, 'workflow start failed; job stays pending');
-        return null;
-      }
-      // A second dispatch of the same job (another relay, or a crash before our commit): the
-      // run exists, so the job is dispatched.
+      // The rows stay dispatched under this batch id (their lane stays held, so order holds);
+      // the sweep starts the same batch again once it is stale.
+      stats.startFailures++;
+      log.warn({ batchId: batch.batchId, size: batch.jobs.length, err: (err as Error).message }, 'batch start failed; the sweep retries it');
+      throw err;
     }
-    return workflowId;
   }
 
   async function tick(): Promise<number> {
-    // Connect before claiming, so a Temporal outage leaves rows untouched (and unlocked).
-    const client = await opts.temporal();
-    const { claimed, failed } = await opts.db.transaction(async (tx) => {
-      const now = opts.clock.now();
-      const jobs = await claimPendingJobs(tx, { jobType: PROCESS_WEBHOOK_EVENT, limit: batchSize, now });
-      const started = await Promise.all(jobs.map((job) => startOne(tx, client, job, now)));
-      const dispatched = jobs.flatMap((job, i) => (started[i] ? [{ job, workflowId: started[i] }] : []));
-      // The locks taken by the claim are held until this commit, so a workflow that finishes
-      // first waits to complete its job until the job is marked dispatched.
-      for (const { job, workflowId } of dispatched) await markJobDispatched(tx, job.workspaceId, job.jobId, { workflowId, now });
-      if (dispatched.length > 0) {
-        stats.dispatched += dispatched.length;
-        stats.lastDispatchAt = now;
-      }
-      return { claimed: jobs.length, failed: jobs.length - dispatched.length };
-    });
-    if (failed > 0 && failed === claimed) throw new Error(`all ${failed} workflow starts failed`);
+    // Ready before claiming: an outage leaves rows pending rather than dispatched to nowhere.
+    await opts.dispatcher.ready();
+    const now = opts.clock.now();
+    const batches = await opts.db.transaction((tx) =>
+      claimWebhookBatches(tx, { jobType: PROCESS_WEBHOOK_EVENT, lanes, maxBatch: batchSize, now, workflowIdOf: webhookBatchWorkflowId }),
+    );
+    if (batches.length === 0) return 0;
+    const results = await Promise.allSettled(batches.map(dispatch));
+    let claimed = 0;
+    for (const batch of batches) {
+      claimed += batch.jobs.length;
+      stats.batchSizes[bucketOf(batch.jobs.length)]++;
+    }
+    stats.batches += batches.length;
+    stats.dispatched += claimed;
+    stats.lastDispatchAt = now;
+    if (results.every((r) => r.status === 'rejected')) throw new Error(`all ${batches.length} batch starts failed`);
     return claimed;
+  }
+
+  async function sweep(): Promise<number> {
+    const olderThan = new Date(opts.clock.now().getTime() - staleAfterMs);
+    const stale = await findStaleBatches(opts.db, { jobType: PROCESS_WEBHOOK_EVENT, olderThan, limit: lanes * 4 });
+    for (const batch of stale) {
+      await opts.dispatcher.recover(batch);
+      stats.recovered++;
+    }
+    return stale.length;
   }
 
   async function loop(): Promise<void> {
     let failures = 0;
     while (!stopped) {
-      let claimed = 0;
       try {
-        claimed = await tick();
+        if (Date.now() - lastSweep >= Math.min(staleAfterMs, 5_000)) {
+          lastSweep = Date.now();
+          await sweep();
+        }
+        await tick();
         failures = 0;
       } catch (err) {
         failures++;
@@ -158,8 +175,9 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
         for (let waited = 0; waited < delay && !stopped; waited += 100) await sleep(100);
         continue;
       }
-      // A full batch means more is probably waiting: go again without sleeping.
-      if (claimed < batchSize && !stopped) await waitForWake(pollIntervalMs);
+      // Every free lane was just claimed: the next claim is worth making when a job arrives or
+      // a batch finishes (both NOTIFY), or at the poll.
+      if (!stopped) await waitForWake(pollIntervalMs);
     }
   }
 
@@ -195,6 +213,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   return {
     stats,
     tick,
+    sweep,
     start() {
       if (!stopped) return;
       stopped = false;

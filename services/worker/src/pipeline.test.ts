@@ -5,8 +5,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import { newId, OUTBOX_CHANNEL, PROCESS_WEBHOOK_EVENT, systemClock } from '@mos/core';
 import { getWorkerStatus, outboxJobs, webhookDeliveries, webhookEvents, workerHeartbeats } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
-import { SA_TOPIC, SA_WEBHOOK_EVENT_ID, SA_WORKSPACE_ID, WebhookFailureType, composeEffects, webhookWorkflowId } from '@mos/workflows';
+import { findStaleBatches } from '@mos/db';
+import { SA_TOPICS, SA_WEBHOOK_EVENT_IDS, SA_WORKSPACE_IDS, WebhookFailureType, composeEffects, webhookBatchWorkflowId, webhookWorkflowId } from '@mos/workflows';
 import { createOutboxRelay } from './outbox-relay';
+import { temporalBatchDispatcher } from './batch-dispatcher';
 import { lazyTemporalClient } from '@mos/app';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
 import {
@@ -74,7 +76,7 @@ beforeAll(async () => {
     databaseUrl: tdb.url,
     log: testLog,
     temporal: { address: temporalAddress(), namespace: 'default', taskQueue },
-    effects: composeEffects({ applyInbound: async (_ws, family) => void inboundApplied.push(family.providerMessageId) }),
+    effects: composeEffects({ applyInbound: async (_db, _ws, family) => void inboundApplied.push(family.providerMessageId) }),
     relay: { pollIntervalMs: POLL_MS },
     heartbeatIntervalMs: 500,
     worker: { workflowBundle: await sharedWorkflowBundle() },
@@ -92,15 +94,21 @@ describe('webhook pipeline', () => {
   it('processes a stored delivery: delivery row, event status, job completed, effect applied once', async () => {
     const { webhookEventId, jobId } = await storeDelivery(tdb.db, ws, { body: fixtureBody('inbound-text') });
     const job = await finished(jobId);
-    expect(job).toMatchObject({ status: 'completed', workflowId: webhookWorkflowId(webhookEventId), lastError: null });
+    // Idle: the webhook was not held back for a batch to fill; it ran alone, in a batch of one.
+    expect(job).toMatchObject({ status: 'completed', batchId: jobId, workflowId: webhookBatchWorkflowId(jobId), lastError: null });
     const delivery = await deliveryFor(jobId);
     expect(delivery).toMatchObject({ webhookEventId, topic: 'messages', status: 'processed', error: null });
     expect(delivery!.id).toMatch(/^del_/);
     expect(delivery!.processedAt).toBeInstanceOf(Date);
     expect(delivery!.families.map((f) => (f as { family: string }).family)).toEqual(['message.inbound', 'conversation.updated']);
-    expect((await eventRow(webhookEventId)).normalizationStatus).toBe('processed');
+    const event = await eventRow(webhookEventId);
+    expect(event.normalizationStatus).toBe('processed');
+    // The event links to the run that applied it.
+    const described = await temporal.client.workflow.getHandle(job.workflowId!).describe();
+    expect(event).toMatchObject({ workflowId: job.workflowId, runId: described.runId });
     expect(inboundApplied.filter((id) => id.startsWith('wamid.HBgLMTY1MDU1NTEyMzQVAgASGBQzQTRBNjU5'))).toHaveLength(1);
-    await maybeRecordHistory(temporal.client, 'processed-inbound-text', job.workflowId!);
+    await temporal.client.workflow.getHandle(job.workflowId!).result();
+    await maybeRecordHistory(temporal.client, 'batch-processed-inbound-text', job.workflowId!);
   });
 
   it('wakes on NOTIFY: a notified job is dispatched well before the polling interval', async () => {
@@ -117,45 +125,53 @@ describe('webhook pipeline', () => {
     await finished(jobId);
   });
 
-  it('starts the workflow with an id naming the event, search attributes and a memo', async () => {
+  it('starts a batch run findable by each webhook it carries (WebhookEventIds), its workspaces and topics', async () => {
     const { webhookEventId, jobId } = await storeDelivery(tdb.db, ws, { body: fixtureBody('template-approved'), topic: 'unknown', source: 'provider' });
-    await finished(jobId);
-    const delivery = await deliveryFor(jobId);
-    const handle = temporal.client.workflow.getHandle(webhookWorkflowId(webhookEventId));
-    // The activity completes the job before the workflow itself returns.
-    expect(await handle.result()).toMatchObject({ deliveryId: delivery!.id, status: 'processed', topic: 'unknown', familyCount: 1 });
+    const job = await finished(jobId);
+    const handle = temporal.client.workflow.getHandle(job.workflowId!);
+    expect(await handle.result()).toMatchObject({ batchId: job.batchId, applied: 1, alreadyApplied: 0, handedOff: [] });
     const described = await handle.describe();
-    expect(described.workflowId).toBe(`webhook-${webhookEventId}`);
-    expect(described.type).toBe('processWebhookEvent');
+    expect(described.type).toBe('processWebhookBatch');
     expect(described.taskQueue).toBe(taskQueue);
-    expect(described.typedSearchAttributes.get(SA_WORKSPACE_ID)).toBe(ws);
-    expect(described.typedSearchAttributes.get(SA_TOPIC)).toBe('unknown');
-    expect(described.typedSearchAttributes.get(SA_WEBHOOK_EVENT_ID)).toBe(webhookEventId);
-    expect(await described.memo).toMatchObject({ source: 'provider', deliveryId: delivery!.id, jobId });
+    expect(described.typedSearchAttributes.get(SA_WEBHOOK_EVENT_IDS)).toEqual([webhookEventId]);
+    expect(described.typedSearchAttributes.get(SA_WORKSPACE_IDS)).toEqual([ws]);
+    expect(described.typedSearchAttributes.get(SA_TOPICS)).toEqual(['unknown']);
     expect(described.status.name).toBe('COMPLETED');
+    // What an operator types in the Temporal UI finds exactly this run (visibility is eventually consistent).
+    const found = await waitFor(async () => {
+      const runs: string[] = [];
+      for await (const wf of temporal.client.workflow.list({ query: `WebhookEventIds = '${webhookEventId}'` })) runs.push(wf.workflowId);
+      return runs.length > 0 ? runs : null;
+    }, { what: 'visibility' });
+    expect(found).toEqual([job.workflowId]);
   });
 
-  it('runs a job once when it is dispatched twice (REJECT_DUPLICATE; AlreadyStarted counts as dispatched)', async () => {
+  it('runs a batch once when it is dispatched twice (deterministic id, REJECT_DUPLICATE)', async () => {
     const { webhookEventId, jobId } = await storeDelivery(tdb.db, ws, { body: fixtureBody('status-read'), topic: 'message_status' });
     const first = await finished(jobId);
-    // As if a relay had started the run but died before committing its dispatch mark.
-    await tdb.db.update(outboxJobs).set({ status: 'pending', workflowId: null, dispatchedAt: null }).where(eq(outboxJobs.id, jobId));
+    // As if the stale-batch sweep had found it again: same batch id, same jobs.
+    await tdb.db.update(outboxJobs).set({ status: 'dispatched' }).where(eq(outboxJobs.id, jobId));
+    const [batch] = (await findStaleBatches(tdb.db, { jobType: PROCESS_WEBHOOK_EVENT, olderThan: new Date(Date.now() + 60_000), limit: 100 })).filter(
+      (b) => b.batchId === first.batchId,
+    );
+    expect(batch?.jobs.map((j) => j.jobId)).toEqual([jobId]);
     const temporalClient = lazyTemporalClient({ address: temporalAddress(), namespace: 'default' });
-    const second = createOutboxRelay({ db: tdb.db, databaseUrl: tdb.url, temporal: temporalClient.get, taskQueue, log: testLog, clock: systemClock });
+    const dispatcher = temporalBatchDispatcher({ temporal: temporalClient.get, taskQueue, db: tdb.db, clock: systemClock, log: testLog });
     try {
-      expect(await second.tick()).toBeGreaterThanOrEqual(1);
+      await dispatcher.dispatch(batch!);
+      await dispatcher.dispatch(batch!);
     } finally {
       await temporalClient.close();
     }
-    const redispatched = await jobRow(jobId);
-    expect(redispatched).toMatchObject({ status: 'dispatched', workflowId: first.workflowId });
     const runs = [];
-    for await (const wf of temporal.client.workflow.list({ query: `WorkflowId = '${webhookWorkflowId(webhookEventId)}'` })) runs.push(wf.runId);
+    for await (const wf of temporal.client.workflow.list({ query: `WorkflowId = '${webhookBatchWorkflowId(first.batchId!)}'` })) runs.push(wf.runId);
     expect(runs).toHaveLength(1);
     expect((await tdb.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.jobId, jobId))).length).toBe(1);
+    expect((await eventRow(webhookEventId)).normalizationStatus).toBe('processed');
+    await tdb.db.update(outboxJobs).set({ status: 'completed' }).where(eq(outboxJobs.id, jobId));
   });
 
-  it('shares the queue between relays without double starts (SKIP LOCKED)', async () => {
+  it('shares the queue between relays: no job claimed into two batches, each applied once', async () => {
     const stored = await Promise.all(
       Array.from({ length: 20 }, () => storeDelivery(tdb.db, ws, { body: fixtureBody('status-sent'), topic: 'message_status', notify: false })),
     );
@@ -164,7 +180,14 @@ describe('webhook pipeline', () => {
       lazyTemporalClient({ address: temporalAddress(), namespace: 'default' }),
     ];
     const relays = clients.map((c) =>
-      createOutboxRelay({ db: tdb.db, databaseUrl: tdb.url, temporal: c.get, taskQueue, log: testLog, clock: systemClock, batchSize: 5 }),
+      createOutboxRelay({
+        db: tdb.db,
+        databaseUrl: tdb.url,
+        dispatcher: temporalBatchDispatcher({ temporal: c.get, taskQueue, db: tdb.db, clock: systemClock, log: testLog }),
+        log: testLog,
+        clock: systemClock,
+        batchSize: 5,
+      }),
     );
     try {
       await Promise.all(relays.flatMap((r) => [r.tick(), r.tick(), r.tick()]));
@@ -174,6 +197,8 @@ describe('webhook pipeline', () => {
     for (const s of stored) await finished(s.jobId);
     const deliveries = await tdb.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, ws));
     for (const s of stored) expect(deliveries.filter((d) => d.jobId === s.jobId)).toHaveLength(1);
+    const batches = new Set((await Promise.all(stored.map((s) => jobRow(s.jobId)))).map((j) => j.batchId));
+    expect(batches.has(null)).toBe(false);
   });
 });
 
@@ -191,6 +216,9 @@ describe('permanent failures', () => {
   async function expectFailed(jobId: string, webhookEventId: string, type: WebhookFailureType) {
     const job = await finished(jobId);
     expect(job.status).toBe('failed');
+    // It failed in its batch and was handed to its own run, which failed it for good.
+    expect(job.batchId).toBe(jobId);
+    expect(job.workflowId).toBe(webhookWorkflowId(webhookEventId));
     expect(job.lastError).toMatch(new RegExp(`^${type}: `));
     const delivery = await deliveryFor(jobId);
     expect(delivery).toMatchObject({ status: 'failed', webhookEventId });

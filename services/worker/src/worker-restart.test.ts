@@ -64,7 +64,7 @@ it('a worker shut down mid-workflow is replaced and the run completes without lo
   const stuck = new Promise<void>(() => {});
   const first = await start(
     {
-      applyInbound: async (_ws, family) => {
+      applyInbound: async (_db, _ws, family) => {
         startedOnFirst.push(family.providerMessageId);
         await stuck;
         appliedOnFirst.push(family.providerMessageId);
@@ -81,7 +81,7 @@ it('a worker shut down mid-workflow is replaced and the run completes without lo
   expect(pending).toBeUndefined();
 
   const appliedOnSecond: string[] = [];
-  await start({ applyInbound: async (_ws, family) => void appliedOnSecond.push(family.providerMessageId) }, false);
+  await start({ applyInbound: async (_db, _ws, family) => void appliedOnSecond.push(family.providerMessageId) }, false);
 
   const result = await temporal.client.workflow.getHandle(webhookWorkflowId(webhookEventId)).result();
   expect(result).toMatchObject({ status: 'processed', topic: 'messages', familyCount: 2 });

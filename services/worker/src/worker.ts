@@ -10,6 +10,7 @@ import { WORKFLOWS_PATH, createActivities, type FamilyEffects } from '@mos/workf
 import { defaultEffects } from './effects';
 import { startHeartbeat, type Heartbeat } from './heartbeat';
 import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
+import { temporalBatchDispatcher } from './batch-dispatcher';
 
 /** Worker knobs we tune (see docs/benchmarks.md); everything else keeps Temporal's defaults. */
 export type WorkerTuning = Pick<
@@ -38,7 +39,7 @@ export interface WorkerRuntimeOptions {
   /** Defaults to `defaultEffects` (the production wiring). */
   effects?: FamilyEffects;
   /** `false` runs the Temporal worker without a relay (e.g. a second worker in a test). */
-  relay?: false | Pick<OutboxRelayOptions, 'pollIntervalMs' | 'batchSize'>;
+  relay?: false | (Pick<OutboxRelayOptions, 'pollIntervalMs' | 'batchSize' | 'lanes' | 'staleAfterMs'> & Partial<Pick<OutboxRelayOptions, 'dispatcher'>>);
   heartbeatIntervalMs?: number;
   worker?: WorkerTuning;
   workerId?: string;
@@ -101,8 +102,7 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
       : createOutboxRelay({
           db: opts.db,
           databaseUrl: opts.databaseUrl,
-          temporal: temporalClient.get,
-          taskQueue: opts.temporal.taskQueue,
+          dispatcher: temporalBatchDispatcher({ temporal: temporalClient.get, taskQueue: opts.temporal.taskQueue, db: opts.db, clock, log }),
           log,
           clock,
           ...opts.relay,
@@ -141,7 +141,7 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
       ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
       activities: {
         ...opts.extraActivities,
-        ...createActivities({ db: opts.db, log, clock, effects: opts.effects ?? defaultEffects({ db: opts.db, log, clock }) }),
+        ...createActivities({ db: opts.db, log, clock, effects: opts.effects ?? defaultEffects({ log, clock }) }),
       },
       identity: workerId,
       shutdownGraceTime: '5 seconds',

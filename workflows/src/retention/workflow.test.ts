@@ -43,8 +43,8 @@ async function seedAt(db: Db, workspaceId: string, n: number, at: Date): Promise
     ],
   };
   await storeTestWebhook(db, workspaceId, { body: envelope, normalizationStatus: 'processed', receivedAt: at });
-  const effects = composeEffects(createContactEffects({ db, log }));
-  for (const family of normalizeEnvelope(envelope).events) await applyFamily(effects, workspaceId, family);
+  const effects = composeEffects(createContactEffects({ log }));
+  for (const family of normalizeEnvelope(envelope).events) await applyFamily(effects, db, workspaceId, family);
 }
 
 describe('retention purge (real Temporal, injectable clock)', () => {

@@ -154,10 +154,7 @@ describe('processEvent: what reaches the database and what a failure says', () =
     new MockActivityEnvironment().run(createProcessEvent({ db: tdb.db, log, clock: systemClock, effects }), input);
 
   it('a NUL in a message text, a profile name or an account alert is stored as the text \\u0000, and the delivery processes', async () => {
-    const effects = composeEffects(
-      createContactEffects({ db: tdb.db, log }),
-      createAccountEffects({ db: tdb.db, clock: fixedClock(new Date('2026-01-01T00:00:00Z')) }),
-    );
+    const effects = composeEffects(createContactEffects({ log }), createAccountEffects({ clock: fixedClock(new Date('2026-01-01T00:00:00Z')) }));
     const input = await store(withNuls());
     expect(await run(input, effects)).toMatchObject({ status: 'processed', familyCount: 3 });
     const q = async (sql: string) => (await tdb.pool.query(sql, [workspaceId])).rows;
@@ -193,8 +190,8 @@ describe('processEvent: what reaches the database and what a failure says', () =
 
     // Through drizzle, whose error reads "Failed query: insert into contacts ... params: ...,+16505551234,...,Sheena\u0000Nelson":
     // the real contact effect writing into a workspace that does not exist (a foreign key violation).
-    const contacts = createContactEffects({ db: tdb.db, log });
-    const viaDrizzle = await failure(composeEffects({ applyInbound: (_ws, family) => contacts.applyInbound('wsp_missing', family) }));
+    const contacts = createContactEffects({ log });
+    const viaDrizzle = await failure(composeEffects({ applyInbound: (db, _ws, family) => contacts.applyInbound(db, 'wsp_missing', family) }));
     expect(viaDrizzle).toMatchObject({ type: 'EffectFailed', nonRetryable: false });
     expect(viaDrizzle.message).toBe('applying a message.inbound family failed: database error 23503');
   });

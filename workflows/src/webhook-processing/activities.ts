@@ -1,9 +1,30 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { escapeNul, normalizeEnvelope, parseProviderEnvelope, summarizeEvent, type Clock, type NormalizedEvent } from '@mos/core';
-import { findDeliveryForJob, finishWebhookProcessing, loadEventForProcessing, type Db } from '@mos/db';
+import {
+  boundStatementTime,
+  findDeliveryForJob,
+  finishWebhookProcessing,
+  handOffWebhookJobs,
+  notifyOutbox,
+  topicsOfJobs,
+  loadEventForProcessing,
+  lockJobForApply,
+  recordWebhookOutcome,
+  type Db,
+  type DbOrTx,
+} from '@mos/db';
 import type { Logger } from '@mos/config';
-import { WebhookFailureType, type ProcessWebhookEventInput, type ProcessWebhookEventResult } from './contract';
+import {
+  WebhookFailureType,
+  webhookWorkflowId,
+  type ApplyWebhookBatchResult,
+  type ProcessWebhookBatchInput,
+  type ProcessWebhookEventInput,
+  type ProcessWebhookEventResult,
+  type WebhookBatchJob,
+  type WebhookOutcome,
+} from './contract';
 import { applyFamily, type FamilyEffects } from './effects/family-effects';
 
 export interface ActivityDeps {
@@ -82,89 +103,181 @@ async function cancellable<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+type Run = { workflowId: string; runId: string };
+
+/** The run an activity (local or not) belongs to, recorded on the event row it changes. */
+function currentRun(): Run | undefined {
+  // Outside an activity (the benchmark's no-Temporal baseline) there is no run to link.
+  let run;
+  try {
+    run = Context.current().info.workflowExecution;
+  } catch {
+    return undefined;
+  }
+  return run ? { workflowId: run.workflowId, runId: run.runId } : undefined;
+}
+
 /**
- * The whole job in one activity: load, decode, normalize, apply effects, record. Idempotent:
- * a job whose delivery is already processed returns that delivery without re-applying
- * effects, and effects themselves are idempotent for the window between applying them and
- * recording the delivery.
+ * One webhook, applied in the caller's transaction: lock the job, skip it if its delivery is
+ * already processed, load, decode, normalize, apply every family, record the processed
+ * delivery. All of it commits together or not at all, so a retried batch, a crashed worker or
+ * an operator's reset never applies a webhook twice. Throws a non-retryable ApplicationFailure
+ * for a webhook that can never apply, a retryable one otherwise.
+ */
+async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob, run: Run | undefined): Promise<'applied' | 'already_applied'> {
+  const { workspaceId, webhookEventId, jobId } = job;
+  await lockJobForApply(tx, workspaceId, jobId);
+  const done = await findDeliveryForJob(tx, workspaceId, jobId);
+  if (done?.status === 'processed') {
+    // Finish again in case an earlier attempt recorded the delivery but not the job (older code).
+    await recordWebhookOutcome(tx, workspaceId, {
+      deliveryId: done.id,
+      webhookEventId,
+      jobId,
+      topic: done.topic,
+      status: 'processed',
+      families: done.families,
+      error: null,
+      now: done.processedAt ?? deps.clock.now(),
+    });
+    return 'already_applied';
+  }
+
+  const event = await loadEventForProcessing(tx, workspaceId, webhookEventId);
+  if (!event) throw permanent(WebhookFailureType.EventNotFound, `webhook event ${webhookEventId} not found in workspace`);
+  const storedAsUnparseable = UNPARSEABLE_TOPICS[event.topic];
+  if (!event.rawBody) throw permanent(storedAsUnparseable ?? WebhookFailureType.InvalidPayload, 'stored event has no body');
+  // The ingress's parser, re-run on the stored bytes even when the ingress already called
+  // them invalid: its issues say why in words an operator can act on ("the envelope's object
+  // is ..."), which the stored topic alone does not.
+  const decoded = parseProviderEnvelope(event.rawBody);
+  if (!decoded.ok) {
+    const type = storedAsUnparseable ?? (decoded.summary.topic === 'invalid_json' ? WebhookFailureType.InvalidJson : WebhookFailureType.InvalidPayload);
+    throw permanent(type, decoded.issues.slice(0, 3).join('; '));
+  }
+  // Stored as unparseable by an older parser (before whatsapp_business_account was accepted)
+  // but readable now: a job in flight across a deploy (a replay is parsed again at ingress,
+  // into a new event row). Process it, and the event row takes the topic and summary the
+  // parser derives today.
+  const topic = storedAsUnparseable ? decoded.summary.topic : event.topic;
+  const { summary } = decoded;
+  const reparsed =
+    storedAsUnparseable && event.topic !== summary.topic
+      ? { topic, summary: { ...summary }, accountId: summary.accountId, phoneNumberId: summary.phoneNumberId, displayPhoneNumber: summary.displayPhoneNumber }
+      : undefined;
+
+  const normalized = normalizeOrFail(decoded.envelope);
+  // Once, for every effect: the provider may send a NUL inside any string (a message text, a
+  // profile name), which PostgreSQL refuses in text and jsonb; kept as the text \u0000.
+  const families = escapeNul(normalized.events) as NormalizedEvent[];
+  for (const family of families) {
+    try {
+      await applyFamily(deps.effects, tx, workspaceId, family);
+    } catch (err) {
+      throw withoutPersonalData(err, family.family);
+    }
+  }
+  await recordWebhookOutcome(tx, workspaceId, {
+    deliveryId: job.deliveryId,
+    webhookEventId,
+    jobId,
+    topic,
+    status: 'processed',
+    families: families.map(summarizeEvent),
+    error: null,
+    now: deps.clock.now(),
+    reparsed,
+    run,
+  });
+  return 'applied';
+}
+
+/** The failure type and a message safe to store (no personal data) for anything applyWebhook threw. */
+function failureOf(err: unknown): { type: string; message: string } {
+  if (err instanceof ApplicationFailure) return { type: err.type ?? WebhookFailureType.EffectFailed, message: err.message.slice(0, 300) };
+  const code = sqlState(err);
+  return { type: WebhookFailureType.EffectFailed, message: code ? `database error ${code}` : `${err instanceof Error ? err.name : typeof err} thrown` };
+}
+
+/**
+ * The per-webhook run's activity (a webhook handed off by its batch, or a run an operator
+ * resets): the same apply as the batch, in a transaction of its own, with heartbeats.
  */
 export function createProcessEvent(deps: ActivityDeps) {
   return async function processEvent(input: ProcessWebhookEventInput): Promise<ProcessWebhookEventResult> {
-    const { workspaceId, webhookEventId, jobId } = input;
-    const done = await findDeliveryForJob(deps.db, workspaceId, jobId);
-    if (done?.status === 'processed') {
-      // Finish again in case the first attempt died between recording and returning.
-      await finishWebhookProcessing(deps.db, workspaceId, {
-        deliveryId: done.id,
-        webhookEventId,
-        jobId,
-        topic: done.topic,
-        status: 'processed',
-        families: done.families,
-        error: null,
-        now: done.processedAt ?? deps.clock.now(),
-      });
-      return { deliveryId: done.id, status: 'processed', topic: done.topic, familyCount: done.families.length, skippedCount: 0 };
-    }
+    const run = currentRun();
+    const outcome = await cancellable(deps.db.transaction((tx) => applyWebhook(deps, tx, input, run)));
+    const delivery = await findDeliveryForJob(deps.db, input.workspaceId, input.jobId);
+    if (!delivery) throw new Error(`delivery for job ${input.jobId} vanished`);
+    deps.log.debug({ workspaceId: input.workspaceId, webhookEventId: input.webhookEventId, jobId: input.jobId, outcome }, 'webhook event processed');
+    return { deliveryId: delivery.id, status: 'processed', topic: delivery.topic, familyCount: delivery.families.length, skippedCount: 0 };
+  };
+}
 
-    const event = await loadEventForProcessing(deps.db, workspaceId, webhookEventId);
-    if (!event) throw permanent(WebhookFailureType.EventNotFound, `webhook event ${webhookEventId} not found in workspace`);
-    const storedAsUnparseable = UNPARSEABLE_TOPICS[event.topic];
-    if (!event.rawBody) throw permanent(storedAsUnparseable ?? WebhookFailureType.InvalidPayload, 'stored event has no body');
-    // The ingress's parser, re-run on the stored bytes even when the ingress already called
-    // them invalid: its issues say why in words an operator can act on ("the envelope's object
-    // is ..."), which the stored topic alone does not.
-    const decoded = parseProviderEnvelope(event.rawBody);
-    if (!decoded.ok) {
-      const type = storedAsUnparseable ?? (decoded.summary.topic === 'invalid_json' ? WebhookFailureType.InvalidJson : WebhookFailureType.InvalidPayload);
-      throw permanent(type, decoded.issues.slice(0, 3).join('; '));
-    }
-    // Stored as unparseable by an older parser (before whatsapp_business_account was accepted)
-    // but readable now: a job in flight across a deploy (a replay is parsed again at ingress,
-    // into a new event row). Process it, and the event row takes the topic and summary the
-    // parser derives today.
-    const topic = storedAsUnparseable ? decoded.summary.topic : event.topic;
-    const { summary } = decoded;
-    const reparsed =
-      storedAsUnparseable && event.topic !== summary.topic
-        ? { topic, summary: { ...summary }, accountId: summary.accountId, phoneNumberId: summary.phoneNumberId, displayPhoneNumber: summary.displayPhoneNumber }
-        : undefined;
+/** How long one batch call keeps starting webhooks; the rest go to the next call. */
+const BATCH_BUDGET_MS = 2_000;
 
-    const normalized = normalizeOrFail(decoded.envelope);
-    // Once, for every effect: the provider may send a NUL inside any string (a message text, a
-    // profile name), which PostgreSQL refuses in text and jsonb; kept as the text \u0000.
-    const families = escapeNul(normalized.events) as NormalizedEvent[];
-    await cancellable(
-      (async () => {
-        for (const family of families) {
-          try {
-            await applyFamily(deps.effects, workspaceId, family);
-          } catch (err) {
-            throw withoutPersonalData(err, family.family);
-          }
+/**
+ * The batch run's local activity: applies the batch's webhooks in order, each in a savepoint
+ * of one transaction (one commit, one fsync, per call). A webhook that throws rolls back to
+ * its savepoint and is reported `failed` (the workflow hands it to its own run); the others
+ * are unaffected. After the time budget it stops starting webhooks and reports the rest
+ * `not_attempted`, so a call stays within a few seconds whatever the batch holds.
+ */
+export function createApplyWebhookBatch(deps: ActivityDeps, opts: { budgetMs?: number } = {}) {
+  const budgetMs = opts.budgetMs ?? BATCH_BUDGET_MS;
+  return async function applyWebhookBatch(input: ProcessWebhookBatchInput): Promise<ApplyWebhookBatchResult> {
+    const run = currentRun();
+    const started = Date.now();
+    const outcomes = await deps.db.transaction(async (tx) => {
+      await boundStatementTime(tx, { statementMs: 3_000, lockMs: 2_000 });
+      const result: WebhookOutcome[] = [];
+      for (const job of input.jobs) {
+        if (result.length > 0 && Date.now() - started > budgetMs) {
+          result.push({ jobId: job.jobId, outcome: 'not_attempted' });
+          continue;
         }
-      })(),
-    );
-
-    const delivery = await finishWebhookProcessing(deps.db, workspaceId, {
-      deliveryId: input.deliveryId,
-      webhookEventId,
-      jobId,
-      topic,
-      status: 'processed',
-      families: families.map(summarizeEvent),
-      error: null,
-      now: deps.clock.now(),
-      reparsed,
+        try {
+          result.push({ jobId: job.jobId, outcome: await tx.transaction((sp) => applyWebhook(deps, sp, job, run)) });
+        } catch (err) {
+          const failure = failureOf(err);
+          deps.log.warn({ workspaceId: job.workspaceId, webhookEventId: job.webhookEventId, jobId: job.jobId, type: failure.type }, 'webhook failed in its batch');
+          result.push({ jobId: job.jobId, outcome: 'failed', ...failure });
+        }
+      }
+      const failed = input.jobs.filter((_, i) => result[i]?.outcome === 'failed');
+      if (failed.length > 0) {
+        // Labels for the search attributes of the runs the failed webhooks are handed to.
+        const topics = await topicsOfJobs(tx, failed);
+        for (const o of result) if (o.outcome === 'failed' && topics[o.jobId]) o.topic = topics[o.jobId];
+      }
+      // A lane may be free now: wake the relay rather than leave it to its poll.
+      await notifyOutbox(tx, 'batch');
+      return result;
     });
-    deps.log.debug({ workspaceId, webhookEventId, jobId, deliveryId: delivery.id, families: normalized.events.length }, 'webhook event processed');
-    return {
-      deliveryId: delivery.id,
-      status: 'processed',
-      topic,
-      familyCount: normalized.events.length,
-      skippedCount: normalized.skipped.length,
-    };
+    deps.log.debug({ batchId: input.batchId, size: input.jobs.length, ms: Date.now() - started }, 'webhook batch applied');
+    return { outcomes };
+  };
+}
+
+export interface HandOffInput {
+  jobs: (WebhookBatchJob & { type: string; message: string; topic?: string })[];
+}
+
+/** Moves failed webhooks out of their batch to their own runs (see handOffWebhookJobs). */
+export function createHandOffWebhooks(deps: ActivityDeps) {
+  return async function handOffWebhooks(input: HandOffInput): Promise<void> {
+    await handOffWebhookJobs(
+      deps.db,
+      input.jobs.map((j) => ({
+        workspaceId: j.workspaceId,
+        jobId: j.jobId,
+        webhookEventId: j.webhookEventId,
+        workflowId: webhookWorkflowId(j.webhookEventId || j.jobId),
+        error: `${j.type}: ${j.message}`,
+      })),
+      deps.clock.now(),
+    );
   };
 }
 
@@ -186,6 +299,7 @@ export function createRecordFailure(deps: ActivityDeps) {
       families: [],
       error: `${input.type}: ${input.message}`.slice(0, 500),
       now: deps.clock.now(),
+      run: currentRun(),
     });
     deps.log.warn(
       { workspaceId: input.workspaceId, webhookEventId: input.webhookEventId, jobId: input.jobId, deliveryId: stored.id, type: input.type },
@@ -196,7 +310,12 @@ export function createRecordFailure(deps: ActivityDeps) {
 
 /** The webhook pipeline's activities, as its workflow proxies them. */
 export function createWebhookActivities(deps: ActivityDeps) {
-  return { processEvent: createProcessEvent(deps), recordFailure: createRecordFailure(deps) };
+  return {
+    processEvent: createProcessEvent(deps),
+    recordFailure: createRecordFailure(deps),
+    applyWebhookBatch: createApplyWebhookBatch(deps),
+    handOffWebhooks: createHandOffWebhooks(deps),
+  };
 }
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

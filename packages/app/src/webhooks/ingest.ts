@@ -8,6 +8,7 @@ import {
   sha256Hex,
   verifyProviderSignature,
   webhookDedupKey,
+  webhookOrderingKey,
   type EnvelopeSummary,
   type SignatureError,
   type WebhookSource,
@@ -143,6 +144,9 @@ export async function ingestProviderWebhook(deps: AppDeps, target: IngressTarget
       jobType: PROCESS_WEBHOOK_EVENT,
       dedupKey,
       payload: { webhookEventId: eventId },
+      // The same conversation's webhooks are applied in receipt order (core's ordering.ts); a
+      // body that is not an envelope touches nothing and can go any time.
+      orderingKey: parsed.ok ? webhookOrderingKey(parsed.envelope) : null,
       now: req.receivedAt,
     };
     // The common case is one statement: job + event + NOTIFY, or nothing if the key is taken.

@@ -1,4 +1,4 @@
-import { AppError, newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, replayDedupKey } from '@mos/core';
+import { AppError, newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, replayDedupKey, webhookOrderingKey } from '@mos/core';
 import {
   enqueueOutboxJob,
   getWebhookDelivery,
@@ -49,7 +49,8 @@ async function cloneForReplay(deps: AppDeps, tx: Tx, scope: Scope, original: Web
   const eventId = newId('webhookEvent', now.getTime());
   const jobId = newId('job', now.getTime());
   // Re-parsed rather than copied, so the replay's topic and summary follow today's parser.
-  const { summary } = parseProviderEnvelope(original.rawBody);
+  const parsed = parseProviderEnvelope(original.rawBody);
+  const { summary } = parsed;
   await insertWebhookEvent(tx, scope.workspaceId, {
     id: eventId,
     source: original.source,
@@ -80,6 +81,9 @@ async function cloneForReplay(deps: AppDeps, tx: Tx, scope: Scope, original: Web
     jobType: PROCESS_WEBHOOK_EVENT,
     dedupKey: replayDedupKey(eventId),
     payload: { webhookEventId: eventId },
+    // As the ingress computes it, from today's parse: a replay queues behind (and ahead of) the
+    // same conversation's other webhooks in receipt order, its receipt being the replay.
+    orderingKey: parsed.ok ? webhookOrderingKey(parsed.envelope) : null,
     now,
   });
   if (!queued) throw new Error('replay dedup key collided');

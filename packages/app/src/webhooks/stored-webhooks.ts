@@ -61,11 +61,12 @@ async function jobOf(deps: AppDeps, workspaceId: string, r: WebhookEventRow) {
   return owner === r.id || owner === r.duplicateOfId ? job : undefined;
 }
 
-/** One stored webhook with its processing job and replays; 404 webhook_not_found. */
+/** One stored webhook with its processing job, its Temporal run and replays; 404 webhook_not_found. */
 export async function getWorkspaceWebhook(deps: AppDeps, scope: Scope, webhookId: string): Promise<{ webhook: WebhookDetail }> {
   const row = await getWebhookEvent(deps.db, scope.workspaceId, webhookId);
   if (!row) throw new AppError('webhook_not_found');
   const [job, replays] = await Promise.all([jobOf(deps, scope.workspaceId, row), listReplaysOf(deps.db, scope.workspaceId, row.id)]);
   // Raw bodies carry customers' numbers and words: developers and above see them, viewers a redacted copy.
-  return { webhook: toWebhookDetail(row, { job, replays }, { redactPersonalData: !seesPersonalData(scope.role) }) };
+  const temporalUi = { baseUrl: deps.env.TEMPORAL_UI_URL, namespace: deps.env.TEMPORAL_NAMESPACE };
+  return { webhook: toWebhookDetail(row, { job, replays, temporalUi }, { redactPersonalData: !seesPersonalData(scope.role) }) };
 }

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
-import { redactBodyText } from '@mos/core';
+import { redactBodyText, temporalUiRunUrl } from '@mos/core';
 import type { OutboxJobRow, WebhookDeliveryRow, WebhookEventListing, WebhookEventRow, WebhookRejectionRow } from '@mos/db';
 
 /**
@@ -45,12 +45,15 @@ export function toWebhookListItem(r: WebhookEventListing): WebhookListItem {
 export const outboxJobView = z.object({
   id: z.string(),
   jobType: z.string(),
+  /** pending, dispatched (claimed into a batch), retrying (handed to the event's own run), completed or failed. */
   status: z.string(),
   dedupKey: z.string(),
   payload: z.record(z.string(), z.unknown()),
   attempts: z.number(),
   lastError: z.string().nullable(),
   workflowId: z.string().nullable(),
+  /** The batch that claimed the job (its run is `webhook-batch-<batchId>`); null until claimed. */
+  batchId: z.string().nullable(),
   createdAt: z.string(),
   dispatchedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
@@ -66,6 +69,7 @@ export function toOutboxJobView(j: OutboxJobRow): z.infer<typeof outboxJobView> 
     attempts: j.attempts,
     lastError: j.lastError,
     workflowId: j.workflowId,
+    batchId: j.batchId,
     createdAt: iso(j.createdAt),
     dispatchedAt: isoOrNull(j.dispatchedAt),
     completedAt: isoOrNull(j.completedAt),
@@ -97,15 +101,32 @@ export const webhookDetail = webhookListItem.extend({
     replayedBy: z.string().nullable(),
     replays: z.array(z.object({ id: z.string(), replayedBy: z.string().nullable(), receivedAt: z.string(), normalizationStatus: z.string() })),
   }),
+  /**
+   * The Temporal run that last applied or failed this event (a `webhook-batch-...` run, or the
+   * event's own `webhook-<evt id>` run once handed off); nulls until one has. `temporalUiUrl`
+   * opens that run (or the workflow's latest run while the run id is unknown); null when no
+   * Temporal UI is configured (TEMPORAL_UI_URL).
+   */
+  processing: z.object({ workflowId: z.string().nullable(), runId: z.string().nullable(), temporalUiUrl: z.string().nullable() }),
 });
 export type WebhookDetail = z.infer<typeof webhookDetail>;
 
 /** Set on a viewer's copy of a body (docs/security.md): the stored bytes are intact, this view is not. */
 export const VIEWER_REDACTION = 'redacted_for_viewer';
 
+/** Where `processing.temporalUiUrl` points: TEMPORAL_UI_URL (null: no link) and TEMPORAL_NAMESPACE. */
+export interface TemporalUiConfig {
+  baseUrl: string | null;
+  namespace: string;
+}
+
 export function toWebhookDetail(
   r: WebhookEventRow,
-  extra: { job: OutboxJobRow | undefined; replays: { id: string; replayedBy: string | null; receivedAt: Date; normalizationStatus: string }[] },
+  extra: {
+    job: OutboxJobRow | undefined;
+    replays: { id: string; replayedBy: string | null; receivedAt: Date; normalizationStatus: string }[];
+    temporalUi: TemporalUiConfig;
+  },
   options: { redactPersonalData?: boolean } = {},
 ): WebhookDetail {
   const raw = r.rawBody;
@@ -136,6 +157,11 @@ export function toWebhookDetail(
       replayOfId: r.replayOfId,
       replayedBy: r.replayedBy,
       replays: extra.replays.map((x) => ({ ...x, receivedAt: iso(x.receivedAt) })),
+    },
+    processing: {
+      workflowId: r.workflowId,
+      runId: r.runId,
+      temporalUiUrl: temporalUiRunUrl({ ...extra.temporalUi, workflowId: r.workflowId, runId: r.runId }),
     },
   };
 }

@@ -1,5 +1,6 @@
 export * from './signature';
 export * from './envelope';
+export { webhookOrderingKey } from './ordering';
 export * from './statuses';
 export * from './content-encoding';
 export * from './events';

@@ -7,6 +7,7 @@ export * from './audit-logs';
 export * from './worker-heartbeats';
 export * from './queue';
 export * from './outbox-relay';
+export * from './webhook-batches';
 export * from './webhook-processing';
 export * from './webhook-events';
 export * from './outbox-jobs';

@@ -17,6 +17,11 @@ export interface NewOutboxJob {
   jobType: string;
   dedupKey: string;
   payload: Record<string, unknown>;
+  /**
+   * Jobs with the same key are applied in receipt order (`seq`); null or absent: no ordering
+   * constraint. Webhook jobs take core's `webhookOrderingKey` of the parsed body.
+   */
+  orderingKey?: string | null;
   now: Date;
 }
 
@@ -31,8 +36,9 @@ export interface NewOutboxJob {
  * `ON CONFLICT (workspace_id, dedup_key) DO NOTHING RETURNING id`.
  */
 export function insertOutboxJobSql(workspaceId: string, job: NewOutboxJob): SQL {
-  return sql`INSERT INTO outbox_jobs (id, workspace_id, job_type, status, dedup_key, payload, available_at, created_at, updated_at)
-      VALUES (${job.id}, ${workspaceId}, ${job.jobType}, 'pending', ${job.dedupKey}, ${JSON.stringify(job.payload)}::jsonb, ${job.now}, ${job.now}, ${job.now})
+  return sql`INSERT INTO outbox_jobs (id, workspace_id, job_type, status, dedup_key, payload, ordering_key, available_at, created_at, updated_at)
+      VALUES (${job.id}, ${workspaceId}, ${job.jobType}, 'pending', ${job.dedupKey}, ${JSON.stringify(job.payload)}::jsonb, ${job.orderingKey ?? null}::text,
+        ${job.now}, ${job.now}, ${job.now})
       ON CONFLICT (workspace_id, dedup_key) DO NOTHING
       RETURNING id`;
 }

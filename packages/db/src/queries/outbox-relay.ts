@@ -109,7 +109,7 @@ export async function completeJob(
       and(
         eq(outboxJobs.workspaceId, workspaceId),
         eq(outboxJobs.id, jobId),
-        inArray(outboxJobs.status, input.status === 'completed' ? ['pending', 'dispatched', 'failed'] : ['pending', 'dispatched']),
+        inArray(outboxJobs.status, input.status === 'completed' ? ['pending', 'dispatched', 'retrying', 'failed'] : ['pending', 'dispatched', 'retrying']),
       ),
     )
     .returning({ id: outboxJobs.id });

@@ -58,6 +58,18 @@ export interface FinishProcessingInput {
     phoneNumberId: string | null;
     displayPhoneNumber: string | null;
   };
+  /** The Temporal run recording this outcome; the event row links to it. */
+  run?: { workflowId: string; runId: string };
+}
+
+/**
+ * Locks the job row for the caller's transaction and says whether it may still be applied.
+ * Two appliers of one job (a batch retried after a crash while the job's own run starts, an
+ * operator's reset) queue here; the second then finds the processed delivery and skips.
+ */
+export async function lockJobForApply(tx: DbOrTx, workspaceId: string, jobId: string): Promise<{ status: string } | null> {
+  const res = await tx.execute<{ status: string }>(sql`SELECT status FROM outbox_jobs WHERE workspace_id = ${workspaceId} AND id = ${jobId} FOR UPDATE`);
+  return res.rows[0] ?? null;
 }
 
 /**
@@ -67,38 +79,41 @@ export interface FinishProcessingInput {
  * delivery as stored.
  */
 export async function finishWebhookProcessing(db: DbOrTx, workspaceId: string, input: FinishProcessingInput) {
-  return db.transaction(async (tx) => {
-    const [delivery] = await tx
-      .insert(webhookDeliveries)
-      .values({
-        id: input.deliveryId,
-        workspaceId,
-        webhookEventId: input.webhookEventId,
-        jobId: input.jobId,
-        topic: input.topic,
-        status: input.status,
-        families: input.families,
-        error: input.error,
-        processedAt: input.now,
-      })
-      .onConflictDoUpdate({
-        target: [webhookDeliveries.workspaceId, webhookDeliveries.jobId],
-        set: { status: input.status, families: input.families, error: input.error, processedAt: input.now, topic: input.topic },
-        setWhere: sql`${webhookDeliveries.status} <> 'processed'`,
-      })
-      .returning();
-    const stored = delivery ?? (await findDeliveryForJob(tx, workspaceId, input.jobId));
-    if (!stored) throw new Error(`delivery for job ${input.jobId} vanished`);
-    // The event takes the delivery's final status (a processed delivery wins over a late failure).
-    await tx
-      .update(webhookEvents)
-      .set({ normalizationStatus: stored.status, ...(input.reparsed ?? {}) })
-      .where(and(eq(webhookEvents.workspaceId, workspaceId), eq(webhookEvents.id, input.webhookEventId)));
-    await completeJob(tx, workspaceId, input.jobId, {
-      status: stored.status === 'processed' ? 'completed' : 'failed',
-      error: stored.status === 'processed' ? null : stored.error,
-      now: input.now,
-    });
-    return stored;
+  return db.transaction((tx) => recordWebhookOutcome(tx, workspaceId, input));
+}
+
+/** finishWebhookProcessing's writes in the caller's transaction (the batch apply's savepoint). */
+export async function recordWebhookOutcome(tx: DbOrTx, workspaceId: string, input: FinishProcessingInput) {
+  const [delivery] = await tx
+    .insert(webhookDeliveries)
+    .values({
+      id: input.deliveryId,
+      workspaceId,
+      webhookEventId: input.webhookEventId,
+      jobId: input.jobId,
+      topic: input.topic,
+      status: input.status,
+      families: input.families,
+      error: input.error,
+      processedAt: input.now,
+    })
+    .onConflictDoUpdate({
+      target: [webhookDeliveries.workspaceId, webhookDeliveries.jobId],
+      set: { status: input.status, families: input.families, error: input.error, processedAt: input.now, topic: input.topic },
+      setWhere: sql`${webhookDeliveries.status} <> 'processed'`,
+    })
+    .returning();
+  const stored = delivery ?? (await findDeliveryForJob(tx, workspaceId, input.jobId));
+  if (!stored) throw new Error(`delivery for job ${input.jobId} vanished`);
+  // The event takes the delivery's final status (a processed delivery wins over a late failure).
+  await tx
+    .update(webhookEvents)
+    .set({ normalizationStatus: stored.status, ...(input.reparsed ?? {}), ...(input.run ?? {}) })
+    .where(and(eq(webhookEvents.workspaceId, workspaceId), eq(webhookEvents.id, input.webhookEventId)));
+  await completeJob(tx, workspaceId, input.jobId, {
+    status: stored.status === 'processed' ? 'completed' : 'failed',
+    error: stored.status === 'processed' ? null : stored.error,
+    now: input.now,
   });
+  return stored;
 }

@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, tstz, updatedAt, workspaceId } from './columns';
 import { workspaces } from './workspaces';
 
@@ -14,8 +15,20 @@ export const outboxJobs = pgTable(
     id: text('id').primaryKey(),
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
     jobType: text('job_type').notNull(),
-    /** pending -> dispatched -> completed | failed */
+    /**
+     * pending -> dispatched (claimed into a batch) -> completed | failed, or
+     * dispatched -> retrying (handed to the event's own workflow) -> completed | failed.
+     */
     status: text('status').notNull().default('pending'),
+    /** Receipt order: ids are time-ordered only to the millisecond; this is the insert order. */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    /**
+     * Jobs with the same key are applied in `seq` order (webhooks: the business number and the
+     * contact, see core's `webhookOrderingKey`); null means no ordering constraint.
+     */
+    orderingKey: text('ordering_key'),
+    /** The batch that claimed the job (its workflow id is `webhook-batch-<batch id>`). */
+    batchId: text('batch_id'),
     dedupKey: text('dedup_key').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     workflowId: text('workflow_id'),
@@ -31,5 +44,8 @@ export const outboxJobs = pgTable(
     uniqueIndex('outbox_jobs_ws_dedup_uq').on(t.workspaceId, t.dedupKey),
     index('outbox_jobs_pending_idx').on(t.status, t.availableAt),
     index('outbox_jobs_ws_created_idx').on(t.workspaceId, t.createdAt),
+    // The relay's claim (oldest pending first) and its look at what is in flight.
+    index('outbox_jobs_pending_seq_idx').on(t.jobType, t.seq).where(sql`status = 'pending'`),
+    index('outbox_jobs_dispatched_idx').on(t.jobType, t.batchId).where(sql`status = 'dispatched'`),
   ],
 );

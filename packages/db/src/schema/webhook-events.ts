@@ -40,6 +40,13 @@ export const webhookEvents = pgTable(
     rawBodyRedaction: text('raw_body_redaction'),
     replayOfId: text('replay_of_id'),
     replayedBy: text('replayed_by'),
+    /**
+     * The Temporal run that last applied or failed this event: a webhook-batch run, or the
+     * event's own `webhook-<evt id>` run when it was handed off. Written in the transaction that
+     * records the outcome, so the link an operator follows is the run that did the work.
+     */
+    workflowId: text('workflow_id'),
+    runId: text('run_id'),
     receivedAt: tstz('received_at').notNull(),
     createdAt: createdAt(),
   },

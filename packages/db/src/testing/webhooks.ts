@@ -1,4 +1,4 @@
-import { newId, PROCESS_WEBHOOK_EVENT, sha256Hex, webhookDedupKey } from '@mos/core';
+import { newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, sha256Hex, webhookDedupKey, webhookOrderingKey } from '@mos/core';
 import type { DbOrTx } from '../client';
 import { enqueueOutboxJob, insertOutboxJobSql } from '../queries/outbox-jobs';
 import { insertWebhookEvent } from '../queries/webhook-events';
@@ -15,10 +15,20 @@ export interface TestWebhook {
   receivedAt?: Date;
 }
 
+function bodyBytes(body: TestWebhook['body']): Buffer {
+  return Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+/** The job's ordering key as ingress computes it: from the parsed body, null when it is not an envelope. */
+export function testWebhookOrderingKey(body: TestWebhook['body']): string | null {
+  const parsed = parseProviderEnvelope(bodyBytes(body));
+  return parsed.ok ? webhookOrderingKey(parsed.envelope) : null;
+}
+
 /** Stores a provider webhook as ingress does (signature valid, 200), for tests that start past ingress. */
 export async function storeTestWebhook(db: DbOrTx, workspaceId: string, input: TestWebhook): Promise<string> {
   const receivedAt = input.receivedAt ?? new Date();
-  const body = Buffer.isBuffer(input.body) ? input.body : Buffer.from(typeof input.body === 'string' ? input.body : JSON.stringify(input.body));
+  const body = bodyBytes(input.body);
   const id = input.id ?? newId('webhookEvent', receivedAt.getTime());
   await insertWebhookEvent(db, workspaceId, {
     id,
@@ -48,7 +58,11 @@ export async function storeTestWebhook(db: DbOrTx, workspaceId: string, input: T
 export async function storeTestWebhookJob(
   db: DbOrTx,
   workspaceId: string,
-  input: TestWebhook & { notify?: boolean },
+  input: TestWebhook & {
+    notify?: boolean;
+    /** Overrides the key ingress would compute from the body (tests of the ordering itself). */
+    orderingKey?: string | null;
+  },
 ): Promise<{ webhookEventId: string; jobId: string }> {
   const now = input.receivedAt ?? new Date();
   const webhookEventId = await storeTestWebhook(db, workspaceId, input);
@@ -57,6 +71,7 @@ export async function storeTestWebhookJob(
     jobType: PROCESS_WEBHOOK_EVENT,
     dedupKey: webhookDedupKey({ source: input.source ?? 'messaging', deliveryId: null, webhookEventId }),
     payload: { webhookEventId },
+    orderingKey: input.orderingKey !== undefined ? input.orderingKey : testWebhookOrderingKey(input.body),
     now,
   };
   if (input.notify === false) await db.execute(insertOutboxJobSql(workspaceId, job));

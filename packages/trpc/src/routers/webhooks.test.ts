@@ -21,7 +21,7 @@ describe('webhooks, webhookDeliveries, webhookRejections, auditLogs, runtime pro
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
-    deps = testDeps(tdb.db);
+    deps = testDeps(tdb.db, { env: { TEMPORAL_UI_URL: 'http://temporal-ui.test:8080', TEMPORAL_NAMESPACE: 'default' } });
     owner = await seedOperator(deps, { providerIngress: true });
     viewer = await seedOperator(deps, { workspace: owner.workspaceSlug, role: 'viewer' });
     other = await seedOperator(deps);
@@ -62,7 +62,13 @@ describe('webhooks, webhookDeliveries, webhookRejections, auditLogs, runtime pro
     const c = await caller(owner);
     expect((await c.webhooks.list()).webhooks).toHaveLength(2);
     expect((await c.webhooks.list({ source: 'provider' })).webhooks).toHaveLength(1);
-    expect((await c.webhooks.get({ id: eventId })).webhook).toMatchObject({ id: eventId, topic: 'unknown', signatureValid: true });
+    expect((await c.webhooks.get({ id: eventId })).webhook).toMatchObject({
+      id: eventId,
+      topic: 'unknown',
+      signatureValid: true,
+      processing: { workflowId: null, runId: null, temporalUiUrl: null },
+      outboxJob: { status: 'pending', batchId: null },
+    });
     const replay = await c.webhooks.replay({ id: eventId });
     expect(replay).toMatchObject({ accepted: true, replayedFromId: eventId, outboxJob: { jobType: 'process_webhook_event', status: 'pending' } });
     expect((await c.auditLogs.list({ limit: 1 })).auditLogEntries[0]).toMatchObject({ action: 'webhook.replay', targetId: eventId, actorId: owner.memberId });
@@ -71,6 +77,17 @@ describe('webhooks, webhookDeliveries, webhookRejections, auditLogs, runtime pro
     const snap = await c.runtime.snapshot();
     expect(snap).toMatchObject({ runtime: { queueDepth: 2, ingress: null }, campaigns: [], journeys: [] });
     expect(snap.webhooks).toHaveLength(3);
+  });
+
+  it('webhooks.get: processing names the run that handled the event and links to it in the Temporal UI', async () => {
+    await tdb.pool.query(`UPDATE webhook_events SET workflow_id = 'webhook-batch-x', run_id = 'r1' WHERE id = $1`, [eventId]);
+    const expected = {
+      workflowId: 'webhook-batch-x',
+      runId: 'r1',
+      temporalUiUrl: 'http://temporal-ui.test:8080/namespaces/default/workflows/webhook-batch-x/r1/history',
+    };
+    expect((await (await caller(owner)).webhooks.get({ id: eventId })).webhook.processing).toEqual(expected);
+    expect((await (await caller(viewer)).webhooks.get({ id: eventId })).webhook.processing).toEqual(expected);
   });
 
   it('maps errors: bad input, not found, forbidden replay, other workspace', async () => {

@@ -46,7 +46,7 @@ describe('GET /internal/account-events, /internal/account-limits, and synced tem
     a = await seedOperator(deps, { role: 'developer' });
     aViewer = await seedOperator(deps, { workspace: a.workspaceSlug, role: 'viewer' });
     b = await seedOperator(deps, { role: 'owner' });
-    const effects = composeEffects(createAccountEffects({ db: tdb.db }), createTemplateEffects({ db: tdb.db }));
+    const effects = composeEffects(createAccountEffects(), createTemplateEffects());
     const families = [
       account({
         field: 'phone_number_quality_update',
@@ -70,9 +70,10 @@ describe('GET /internal/account-events, /internal/account-limits, and synced tem
         value: { display_phone_number: '15550783881', event: 'PIN_RESET_REQUEST', requester: '61555822107539' },
       }),
     ];
-    for (const f of families) await applyFamily(effects, a.workspaceId, f);
+    for (const f of families) await applyFamily(effects, tdb.db, a.workspaceId, f);
     await applyFamily(
       effects,
+      tdb.db,
       b.workspaceId,
       account({ field: 'account_update', event: 'ACCOUNT_DELETED', occurredAt: iso(1743451903), value: { event: 'ACCOUNT_DELETED' } }),
     );
@@ -114,7 +115,7 @@ describe('GET /internal/account-events, /internal/account-limits, and synced tem
         detail: { title: 'FIRST_PAUSE', description: 'Your WhatsApp message template has been paused.', recommendation: null, disableDate: null },
       },
     ];
-    for (const f of templates) await applyFamily(effects, a.workspaceId, f);
+    for (const f of templates) await applyFamily(effects, tdb.db, a.workspaceId, f);
   });
   afterAll(async () => {
     await api?.close();

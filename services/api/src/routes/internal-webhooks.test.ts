@@ -37,7 +37,8 @@ describe('/internal webhook operator endpoints', () => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
-    deps = withEnv(testDeps(tdb.db), { WEBHOOK_INGRESS_CACHE_MS: '0' });
+    // A UI address of its own (trailing slash dropped by the config), so the links below come from the env.
+    deps = withEnv(testDeps(tdb.db), { WEBHOOK_INGRESS_CACHE_MS: '0', TEMPORAL_UI_URL: 'http://temporal-ui.test:8080/', TEMPORAL_NAMESPACE: 'default' });
     server = await listen(createApiApp(deps));
     a = await seedIngressWorkspace(deps);
     viewerA = await seedOperator(deps, { workspace: a.workspaceSlug, role: 'viewer' });
@@ -166,6 +167,41 @@ describe('/internal webhook operator endpoints', () => {
     expect(await get('/internal/webhooks/evt_nope', a)).toMatchObject({ status: 404, body: { error: 'webhook_not_found' } });
   });
 
+  it('GET /internal/webhooks/{id}: processing names the Temporal run that handled the event and links to it', async () => {
+    const processing = async (id: string) => (await get(`/internal/webhooks/${id}`, a)).body.webhook.processing;
+    const none = { workflowId: null, runId: null, temporalUiUrl: null };
+    // No run has touched these: a duplicate (never processed itself) and an unsigned delivery.
+    expect(await processing(ids.dup)).toEqual(none);
+    expect(await processing(ids.invalid)).toEqual(none);
+
+    const setRun = (workflowId: string | null, runId: string | null) =>
+      tdb.db.update(webhookEvents).set({ workflowId, runId }).where(eq(webhookEvents.id, ids.dup));
+    await setRun('webhook-batch-x', 'r1');
+    expect(await processing(ids.dup)).toEqual({
+      workflowId: 'webhook-batch-x',
+      runId: 'r1',
+      temporalUiUrl: 'http://temporal-ui.test:8080/namespaces/default/workflows/webhook-batch-x/r1/history',
+    });
+    // Run not known yet: the workflow's latest run.
+    await setRun(`webhook-${ids.dup}`, null);
+    expect(await processing(ids.dup)).toEqual({
+      workflowId: `webhook-${ids.dup}`,
+      runId: null,
+      temporalUiUrl: `http://temporal-ui.test:8080/namespaces/default/workflows/webhook-${ids.dup}`,
+    });
+    // Ids are not secrets: a viewer sees the same link.
+    expect((await get(`/internal/webhooks/${ids.dup}`, viewerA)).body.webhook.processing).toEqual(await processing(ids.dup));
+    // Without a configured UI (production without TEMPORAL_UI_URL) the ids stay, the link goes.
+    const noUi = await listen(createApiApp({ ...deps, env: { ...deps.env, TEMPORAL_UI_URL: null } }));
+    try {
+      const res = await jsonRequest(`${noUi.url}/internal/webhooks/${ids.dup}`, { headers: bearer(a.token) });
+      expect(res.body.webhook.processing).toEqual({ workflowId: `webhook-${ids.dup}`, runId: null, temporalUiUrl: null });
+    } finally {
+      await noUi.close();
+    }
+    await setRun(null, null);
+  });
+
   it('a viewer reads the same record with the body redacted: structure and operational fields, no numbers or words', async () => {
     const w = (await get(`/internal/webhooks/${ids.valid}`, viewerA)).body.webhook;
     expect(w).toMatchObject({ id: ids.valid, topic: 'messages', rawBodyBase64: null, rawBodyRedaction: 'redacted_for_viewer' });
@@ -215,6 +251,10 @@ describe('/internal webhook operator endpoints', () => {
     expect(clone!.rawBody!.equals(before!.rawBody!)).toBe(true);
     const [job] = await tdb.db.select().from(outboxJobs).where(eq(outboxJobs.id, res.body.outboxJob.id));
     expect(job).toMatchObject({ dedupKey: `replay:${clone!.id}`, status: 'pending', payload: { webhookEventId: clone!.id } });
+    // Ordered with the same conversation's webhooks, exactly as the original's ingress job was.
+    const [originalJob] = await tdb.db.select().from(outboxJobs).where(eq(outboxJobs.dedupKey, 'delivery:messaging:a-1'));
+    expect(originalJob!.orderingKey).toBe('conv:106540352242922:16505551234');
+    expect(job!.orderingKey).toBe(originalJob!.orderingKey);
 
     const audit = (await get('/internal/audit-logs', a)).body.auditLogEntries;
     expect(audit[0]).toEqual({
@@ -267,6 +307,8 @@ describe('/internal webhook operator endpoints', () => {
     expect(pending).toMatchObject({ jobId: res.body.job.id, status: 'pending' });
     const [evt] = await tdb.db.select().from(webhookEvents).where(eq(webhookEvents.id, pending!.webhookEventId));
     expect(evt).toMatchObject({ replayOfId: ids.valid, replayedBy: a.memberId, responseStatus: 202 });
+    const [replayJob] = await tdb.db.select().from(outboxJobs).where(eq(outboxJobs.id, res.body.job.id));
+    expect(replayJob!.orderingKey).toBe('conv:106540352242922:16505551234');
     expect((await tdb.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, ids.delivery)))[0]).toEqual(orig);
     const audit = (await get('/internal/audit-logs?limit=1', a)).body.auditLogEntries;
     expect(audit).toEqual([expect.objectContaining({ action: 'webhook_delivery.replay', targetId: ids.delivery, actorId: a.memberId })]);

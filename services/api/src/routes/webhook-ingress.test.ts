@@ -123,6 +123,8 @@ describe('provider webhook ingress', () => {
         status: 'pending',
         dedupKey: 'delivery:messaging:dlv-1',
         payload: { webhookEventId: evt!.id },
+        // The conversation (business number, customer): its webhooks are applied in receipt order.
+        orderingKey: 'conv:106540352242922:16505551234',
       });
       await expect.poll(() => notes).toContain(`mos_outbox:${job!.id}`);
     } finally {
@@ -168,18 +170,19 @@ describe('provider webhook ingress', () => {
   });
 
   it('records every topic, including non-JSON and wrong-shape bodies (which still get a job when signed)', async () => {
-    const cases: [Buffer | string, string][] = [
-      [fixture('inbound-image.json'), 'messages'],
-      [fixture('status-delivered.json'), 'message_status'],
-      [fixture('template-approved.json'), 'unknown'],
-      [fixture('unknown-field.json'), 'unknown'],
-      [fixture('async-error.json'), 'unknown'],
-      ['this is not json', 'invalid_json'],
-      ['', 'invalid_json'],
-      ['{"object":"page","entry":[]}', 'invalid_payload'],
-      ['[1,2,3]', 'invalid_payload'],
+    // The third column: the job's ordering key (null: not an envelope, nothing to order by).
+    const cases: [Buffer | string, string, string | null][] = [
+      [fixture('inbound-image.json'), 'messages', 'conv:106540352242922:16505551234'],
+      [fixture('status-delivered.json'), 'message_status', 'conv:106540352242922:16505551234'],
+      [fixture('template-approved.json'), 'unknown', 'tpl:102290129340398:1689556908129832'],
+      [fixture('unknown-field.json'), 'unknown', 'acct:102290129340398'],
+      [fixture('async-error.json'), 'unknown', 'acct:102290129340398'],
+      ['this is not json', 'invalid_json', null],
+      ['', 'invalid_json', null],
+      ['{"object":"page","entry":[]}', 'invalid_payload', null],
+      ['[1,2,3]', 'invalid_payload', null],
     ];
-    for (const [body, topic] of cases) {
+    for (const [body, topic, orderingKey] of cases) {
       const res = await postWebhook(server.url, body);
       expect(res.status, topic).toBe(200);
       expect(res.body).toMatchObject({ accepted: true, summary: { topic } });
@@ -187,6 +190,7 @@ describe('provider webhook ingress', () => {
       expect(evt).toMatchObject({ topic, deliveryId: null, normalizationStatus: 'pending' });
       const [job] = await tdb.db.select().from(outboxJobs).where(eq(outboxJobs.id, res.body.outboxJobId));
       expect(job!.dedupKey).toBe(`event:${evt!.id}`);
+      expect(job!.orderingKey, topic).toBe(orderingKey);
     }
   });
 

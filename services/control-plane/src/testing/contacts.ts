@@ -25,7 +25,7 @@ export function inboundText(input: { id: string; from: string; name: string; bod
   return env;
 }
 
-const effectsFor = (db: Db) => composeEffects(createContactEffects({ db, log: createLogger({ name: 'seed', level: 'silent' }) }));
+const effects = composeEffects(createContactEffects({ log: createLogger({ name: 'seed', level: 'silent' }) }));
 
 /**
  * Applies families built by a test (typed by core's events.ts) as the worker applies them
@@ -33,8 +33,7 @@ const effectsFor = (db: Db) => composeEffects(createContactEffects({ db, log: cr
  * edits), without depending on the normalizer.
  */
 export async function applyFamilies(db: Db, workspaceId: string, ...families: NormalizedEvent[]): Promise<void> {
-  const effects = effectsFor(db);
-  for (const family of families) await applyFamily(effects, workspaceId, family);
+  for (const family of families) await applyFamily(effects, db, workspaceId, family);
 }
 
 export async function storeAndApply(db: Db, workspaceId: string, envelope: Envelope, receivedAt = new Date()): Promise<string> {

@@ -64,12 +64,12 @@ describe('account.updated effects against a real database', () => {
   let ws: string;
   let other: string;
   const clock = fixedClock(new Date('2026-03-01T10:00:00Z'));
-  const apply = (workspaceId: string, f: AccountUpdatedEvent) => applyFamily(effects, workspaceId, f);
+  const apply = (workspaceId: string, f: AccountUpdatedEvent) => applyFamily(effects, tdb.db, workspaceId, f);
   const events = (workspaceId: string, field?: string) => listAccountEvents(tdb.db, workspaceId, { limit: 200, offset: 0, field });
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
-    effects = composeEffects(createAccountEffects({ db: tdb.db, clock }));
+    effects = composeEffects(createAccountEffects({ clock }));
     ws = (await upsertWorkspace(tdb.db, 'acct-effects-a')).workspace.id;
     other = (await upsertWorkspace(tdb.db, 'acct-effects-b')).workspace.id;
   });
@@ -181,5 +181,26 @@ describe('account.updated effects against a real database', () => {
     await apply(ws, family('account_update_disabled_update.json', { limits: { ...noLimits, banState: 'REINSTATE' } }));
     expect((await listChannelLimits(tdb.db, ws)).find((r) => r.scope === 'account' && r.accountId === WABA)).toMatchObject({ banState: 'REINSTATE' });
     expect(await listChannelLimits(tdb.db, other)).toEqual([]);
+  });
+
+  it("writes only through the executor it is given: in the caller's transaction it nests, and commits or rolls back with it", async () => {
+    const third = (await upsertWorkspace(tdb.db, 'acct-effects-c')).workspace.id;
+    const rollback = new Error('the caller rolls back');
+    await expect(
+      tdb.db.transaction(async (tx) => {
+        await applyFamily(effects, tx, third, upgrade());
+        // Visible on the caller's transaction, not yet on the pool.
+        expect(await listAccountEvents(tx, third, { limit: 10, offset: 0 })).toHaveLength(1);
+        expect(await listChannelLimits(tx, third)).toHaveLength(1);
+        expect(await events(third)).toEqual([]);
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+    expect(await events(third)).toEqual([]);
+    expect(await listChannelLimits(tdb.db, third)).toEqual([]);
+
+    await tdb.db.transaction(async (tx) => applyFamily(effects, tx, third, upgrade()));
+    expect(await events(third)).toHaveLength(1);
+    expect(await listChannelLimits(tdb.db, third)).toHaveLength(1);
   });
 });

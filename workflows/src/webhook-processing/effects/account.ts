@@ -1,5 +1,5 @@
 import { systemClock, type AccountUpdatedEvent, type Clock } from '@mos/core';
-import { applyChannelLimitChange, recordAccountEvent, type ChannelLimitChange, type Db } from '@mos/db';
+import { applyChannelLimitChange, recordAccountEvent, type ChannelLimitChange, type DbOrTx } from '@mos/db';
 import { familyTime, type FamilyEffects } from './family-effects';
 
 /**
@@ -33,16 +33,17 @@ export function channelLimitChangeOf(family: AccountUpdatedEvent, at: Date | nul
 /**
  * The pipeline's `account.updated` effect: every event is recorded in `account_events`
  * (a replay finds its dedupe key and adds nothing), and limits it states update
- * `channel_limits`, newest statement per field winning. One transaction, so a retried
- * activity never sees the event recorded without its limits.
+ * `channel_limits`, newest statement per field winning. One `db.transaction` on the caller's
+ * executor (a savepoint when the caller already holds a transaction), so a retried activity
+ * never sees the event recorded without its limits.
  */
-export function createAccountEffects(deps: { db: Db; clock?: Clock }): Pick<FamilyEffects, 'applyAccountUpdate'> {
+export function createAccountEffects(deps: { clock?: Clock } = {}): Pick<FamilyEffects, 'applyAccountUpdate'> {
   const clock = deps.clock ?? systemClock;
   return {
-    async applyAccountUpdate(workspaceId: string, family: AccountUpdatedEvent): Promise<void> {
+    async applyAccountUpdate(db: DbOrTx, workspaceId: string, family: AccountUpdatedEvent): Promise<void> {
       const now = clock.now();
       const at = familyTime(family.occurredAt);
-      await deps.db.transaction(async (tx) => {
+      await db.transaction(async (tx) => {
         await recordAccountEvent(
           tx,
           workspaceId,

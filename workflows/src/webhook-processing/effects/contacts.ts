@@ -1,4 +1,4 @@
-import type { Db, DbOrTx } from '@mos/db';
+import type { DbOrTx } from '@mos/db';
 import type { Logger } from '@mos/config';
 import type { FamilyEffects } from './family-effects';
 import { applyContactChange, applyPreferences } from './contact-changes';
@@ -10,7 +10,6 @@ import { applyStatus } from './statuses';
 export { applyContactChange, applyConversationUpdate, applyEcho, applyEdit, applyInbound, applyPreferences, applyReaction, applyRevoke, applyStatus };
 
 export interface ContactEffectsDeps {
-  db: Db;
   log: Logger;
 }
 
@@ -28,17 +27,18 @@ export type ContactEffects = Pick<
 >;
 
 /**
- * Effects of the contact, conversation and message families. Each family applies in one
- * transaction, and every write is an upsert keyed by provider ids, a monotonic merge or a
+ * Effects of the contact, conversation and message families. Each family applies atomically
+ * in `db.transaction` on the executor the caller passes (a savepoint inside the caller's
+ * transaction, or a transaction of its own on a pool), and every write is an upsert keyed by provider ids, a monotonic merge or a
  * recomputation from stored history, so retries, replays and out-of-order deliveries converge
  * on the same rows. Logs carry ids only: phone numbers, user ids, names and message content
  * are personal data.
  */
 export function createContactEffects(deps: ContactEffectsDeps): ContactEffects {
-  const { db, log } = deps;
+  const { log } = deps;
   const inTx =
     <E>(apply: (tx: DbOrTx, workspaceId: string, ev: E, log?: Logger) => Promise<void>) =>
-    (workspaceId: string, ev: E): Promise<void> =>
+    (db: DbOrTx, workspaceId: string, ev: E): Promise<void> =>
       db.transaction((tx) => apply(tx, workspaceId, ev, log));
   return {
     applyInbound: inTx(applyInbound),

@@ -12,29 +12,36 @@ import type {
   NormalizedEvent,
   TemplateUpdatedEvent,
 } from '@mos/core';
+import type { DbOrTx } from '@mos/db';
 
 /**
  * The seam between the webhook pipeline and the aggregates it changes. Contacts/messages and
  * templates plug their implementations in here (see `defaultEffects` in services/worker).
  *
- * Contract for implementers: every method may run more than once for the same family (an
- * activity retried after a crash, a staff reset in the Temporal UI), so it must be idempotent
- * (upsert keyed by provider ids) and tolerate out-of-order delivery (a `read` before its
- * `delivered`). Throw to have the activity retried with backoff; throw an
- * `ApplicationFailure` with `nonRetryable: true` for a family that can never apply.
+ * Contract for implementers: the caller picks the transaction. Every method receives the
+ * executor `db` first (a pool, or a transaction or savepoint the caller opened so that a whole
+ * webhook, all its families and its processed marker, applies atomically) and writes only
+ * through it, never through a pool of its own. A family whose writes must be atomic wraps
+ * them in `db.transaction(...)`, which drizzle runs as a SAVEPOINT when `db` is already a
+ * transaction and as a real transaction when it is a pool, so either caller keeps per-family
+ * atomicity. Every method may run more than once for the same family (an activity retried
+ * after a crash, a staff reset in the Temporal UI), so it must be idempotent (upsert keyed by
+ * provider ids) and tolerate out-of-order delivery (a `read` before its `delivered`). Throw to
+ * have the activity retried with backoff; throw an `ApplicationFailure` with
+ * `nonRetryable: true` for a family that can never apply.
  */
 export interface FamilyEffects {
-  applyInbound(workspaceId: string, family: InboundMessageEvent): Promise<void>;
-  applyReaction(workspaceId: string, family: MessageReactionEvent): Promise<void>;
-  applyEdit(workspaceId: string, family: MessageEditedEvent): Promise<void>;
-  applyRevoke(workspaceId: string, family: MessageRevokedEvent): Promise<void>;
-  applyEcho(workspaceId: string, family: MessageEchoEvent): Promise<void>;
-  applyStatus(workspaceId: string, family: MessageStatusEvent): Promise<void>;
-  applyContactChange(workspaceId: string, family: ContactChangedEvent): Promise<void>;
-  applyPreferences(workspaceId: string, family: ContactPreferencesEvent): Promise<void>;
-  applyConversationUpdate(workspaceId: string, family: ConversationUpdatedEvent): Promise<void>;
-  applyTemplateUpdate(workspaceId: string, family: TemplateUpdatedEvent): Promise<void>;
-  applyAccountUpdate(workspaceId: string, family: AccountUpdatedEvent): Promise<void>;
+  applyInbound(db: DbOrTx, workspaceId: string, family: InboundMessageEvent): Promise<void>;
+  applyReaction(db: DbOrTx, workspaceId: string, family: MessageReactionEvent): Promise<void>;
+  applyEdit(db: DbOrTx, workspaceId: string, family: MessageEditedEvent): Promise<void>;
+  applyRevoke(db: DbOrTx, workspaceId: string, family: MessageRevokedEvent): Promise<void>;
+  applyEcho(db: DbOrTx, workspaceId: string, family: MessageEchoEvent): Promise<void>;
+  applyStatus(db: DbOrTx, workspaceId: string, family: MessageStatusEvent): Promise<void>;
+  applyContactChange(db: DbOrTx, workspaceId: string, family: ContactChangedEvent): Promise<void>;
+  applyPreferences(db: DbOrTx, workspaceId: string, family: ContactPreferencesEvent): Promise<void>;
+  applyConversationUpdate(db: DbOrTx, workspaceId: string, family: ConversationUpdatedEvent): Promise<void>;
+  applyTemplateUpdate(db: DbOrTx, workspaceId: string, family: TemplateUpdatedEvent): Promise<void>;
+  applyAccountUpdate(db: DbOrTx, workspaceId: string, family: AccountUpdatedEvent): Promise<void>;
 }
 
 const nothing = async (): Promise<void> => {};
@@ -59,31 +66,31 @@ export function composeEffects(...parts: Partial<FamilyEffects>[]): FamilyEffect
   return Object.assign({}, noopEffects, ...parts) as FamilyEffects;
 }
 
-/** Routes one normalized family to its effect. */
-export function applyFamily(effects: FamilyEffects, workspaceId: string, family: NormalizedEvent): Promise<void> {
+/** Routes one normalized family to its effect, run on the executor the caller chose. */
+export function applyFamily(effects: FamilyEffects, db: DbOrTx, workspaceId: string, family: NormalizedEvent): Promise<void> {
   switch (family.family) {
     case 'message.inbound':
-      return effects.applyInbound(workspaceId, family);
+      return effects.applyInbound(db, workspaceId, family);
     case 'message.reaction':
-      return effects.applyReaction(workspaceId, family);
+      return effects.applyReaction(db, workspaceId, family);
     case 'message.edited':
-      return effects.applyEdit(workspaceId, family);
+      return effects.applyEdit(db, workspaceId, family);
     case 'message.revoked':
-      return effects.applyRevoke(workspaceId, family);
+      return effects.applyRevoke(db, workspaceId, family);
     case 'message.echo':
-      return effects.applyEcho(workspaceId, family);
+      return effects.applyEcho(db, workspaceId, family);
     case 'message.status':
-      return effects.applyStatus(workspaceId, family);
+      return effects.applyStatus(db, workspaceId, family);
     case 'contact.changed':
-      return effects.applyContactChange(workspaceId, family);
+      return effects.applyContactChange(db, workspaceId, family);
     case 'contact.preferences':
-      return effects.applyPreferences(workspaceId, family);
+      return effects.applyPreferences(db, workspaceId, family);
     case 'conversation.updated':
-      return effects.applyConversationUpdate(workspaceId, family);
+      return effects.applyConversationUpdate(db, workspaceId, family);
     case 'template.updated':
-      return effects.applyTemplateUpdate(workspaceId, family);
+      return effects.applyTemplateUpdate(db, workspaceId, family);
     case 'account.updated':
-      return effects.applyAccountUpdate(workspaceId, family);
+      return effects.applyAccountUpdate(db, workspaceId, family);
   }
 }
 

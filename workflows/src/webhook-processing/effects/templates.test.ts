@@ -61,7 +61,7 @@ describe('template.updated effects against a real database', () => {
   let ws: string;
   let other: string;
   const clock = fixedClock(new Date('2026-03-01T10:00:00Z'));
-  const apply = (workspaceId: string, family: TemplateUpdatedEvent) => applyFamily(effects, workspaceId, family);
+  const apply = (workspaceId: string, family: TemplateUpdatedEvent) => applyFamily(effects, tdb.db, workspaceId, family);
   const copy = async (workspaceId: string, id: string) => (await findSyncedTemplateByProviderId(tdb.db, workspaceId, id))!;
   const count = async (workspaceId: string) =>
     (await tdb.pool.query('SELECT count(*)::int AS n FROM synced_templates WHERE workspace_id = $1', [workspaceId])).rows[0].n as number;
@@ -76,7 +76,7 @@ describe('template.updated effects against a real database', () => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase();
-    effects = composeEffects(createTemplateEffects({ db: tdb.db, clock }));
+    effects = composeEffects(createTemplateEffects({ clock }));
     ws = (await upsertWorkspace(tdb.db, 'tpl-effects-a')).workspace.id;
     other = (await upsertWorkspace(tdb.db, 'tpl-effects-b')).workspace.id;
   });

@@ -6,7 +6,7 @@ import {
   applyTemplateStatusUpdate,
   recordAccountEvent,
   type AccountEventInput,
-  type Db,
+  type DbOrTx,
 } from '@mos/db';
 import { familyTime, type FamilyEffects } from './family-effects';
 
@@ -41,12 +41,12 @@ function unattachedTemplateChange(family: TemplateUpdatedEvent, at: Date | null)
  * pending_approval and updates the synced copy with its detail; quality, category and
  * components update the synced copy. Each is idempotent and keeps the newest change by the
  * provider's time. A change that cannot be attached to any copy is recorded as an account
- * event instead of being lost.
+ * event instead of being lost. Every write goes through the caller's executor `db`.
  */
-export function createTemplateEffects(deps: { db: Db; clock?: Clock }): Pick<FamilyEffects, 'applyTemplateUpdate'> {
+export function createTemplateEffects(deps: { clock?: Clock } = {}): Pick<FamilyEffects, 'applyTemplateUpdate'> {
   const clock = deps.clock ?? systemClock;
   return {
-    async applyTemplateUpdate(workspaceId: string, family: TemplateUpdatedEvent): Promise<void> {
+    async applyTemplateUpdate(db: DbOrTx, workspaceId: string, family: TemplateUpdatedEvent): Promise<void> {
       const now = clock.now();
       const at = familyTime(family.occurredAt);
       const ref = { providerTemplateId: family.providerTemplateId, name: family.name, language: family.language };
@@ -54,7 +54,7 @@ export function createTemplateEffects(deps: { db: Db; clock?: Clock }): Pick<Fam
       switch (family.change) {
         case 'status':
           ({ synced } = await applyTemplateStatusUpdate(
-            deps.db,
+            db,
             workspaceId,
             { ...ref, event: family.event, reason: family.reason, category: family.category, info: family.detail, occurredAt: at },
             now,
@@ -62,7 +62,7 @@ export function createTemplateEffects(deps: { db: Db; clock?: Clock }): Pick<Fam
           break;
         case 'quality':
           ({ synced } = await applyTemplateQualityUpdate(
-            deps.db,
+            db,
             workspaceId,
             { ...ref, previousScore: family.previousScore, newScore: family.newScore, occurredAt: at },
             now,
@@ -70,7 +70,7 @@ export function createTemplateEffects(deps: { db: Db; clock?: Clock }): Pick<Fam
           break;
         case 'category':
           ({ synced } = await applyTemplateCategoryUpdate(
-            deps.db,
+            db,
             workspaceId,
             {
               ...ref,
@@ -84,10 +84,10 @@ export function createTemplateEffects(deps: { db: Db; clock?: Clock }): Pick<Fam
           ));
           break;
         case 'components':
-          ({ synced } = await applyTemplateComponentsUpdate(deps.db, workspaceId, { ...ref, components: family.components, occurredAt: at }, now));
+          ({ synced } = await applyTemplateComponentsUpdate(db, workspaceId, { ...ref, components: family.components, occurredAt: at }, now));
           break;
       }
-      if (!synced) await recordAccountEvent(deps.db, workspaceId, unattachedTemplateChange(family, at), now);
+      if (!synced) await recordAccountEvent(db, workspaceId, unattachedTemplateChange(family, at), now);
     },
   };
 }

@@ -263,13 +263,13 @@ const SNAPSHOT_TABLES = [
 /** A database, the contact effects over it, a fresh workspace per test, and row helpers. */
 export function effectsHarness(tdb: () => TestDatabase) {
   let effects: FamilyEffects | undefined;
-  const fx = () => (effects ??= composeEffects(createContactEffects({ db: tdb().db, log: createLogger({ name: 'test', level: 'silent' }) })));
+  const fx = () => (effects ??= composeEffects(createContactEffects({ log: createLogger({ name: 'test', level: 'silent' }) })));
   let n = 0;
   const q = async (sql: string, params: unknown[]) => (await tdb().pool.query(sql, params)).rows;
   return {
     workspace: async () => (await upsertWorkspace(tdb().db, `fx-${process.pid}-${++n}-${Date.now()}`)).workspace.id,
-    apply: async (workspaceId: string, ...families: Parameters<typeof applyFamily>[2][]) => {
-      for (const f of families) await applyFamily(fx(), workspaceId, f);
+    apply: async (workspaceId: string, ...families: Parameters<typeof applyFamily>[3][]) => {
+      for (const f of families) await applyFamily(fx(), tdb().db, workspaceId, f);
     },
     contacts: (workspaceId: string) => q('SELECT * FROM contacts WHERE workspace_id = $1 ORDER BY id', [workspaceId]),
     contactByPhone: async (workspaceId: string, phone: string) =>
