@@ -6,7 +6,7 @@ import { WORKFLOWS_PATH } from './index';
 
 /**
  * Determinism guard: histories recorded from real runs on the Temporal dev server (with
- * MOS_RECORD_HISTORIES=1: the services/worker suites for webhook processing,
+ * MOS_RECORD_HISTORIES=1: the services/worker suites for webhook processing, webhook-processing/workflow.test.ts,
  * retention/workflow.test.ts, template-sync/workflow.test.ts) must replay against today's
  * workflow code. A failure here means a change would break runs that are in flight during a
  * deploy: use `patched()` instead.
@@ -20,7 +20,11 @@ describe('recorded workflow histories replay', () => {
   it('has recorded histories of every workflow: success, failure and a worker restart', () => {
     expect(files).toEqual(
       expect.arrayContaining([
-        // processWebhookEvent
+        // processWebhookBatch: a batch of one; a poison webhook handed to its own run; a worker SIGKILLed mid-batch
+        'batch-processed-inbound-text.json',
+        'batch-with-poison.json',
+        'batch-after-worker-kill.json',
+        // processWebhookEvent: before batching (runs in flight across the deploy), and a handed-off webhook failing for good
         'processed-inbound-text.json',
         'failed-invalid-json.json',
         'processed-after-worker-restart.json',

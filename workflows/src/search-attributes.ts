@@ -1,10 +1,14 @@
 import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { SearchAttributeType } from '@temporalio/common';
 import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from './webhook-processing/contract';
 
-const INDEXED: Partial<Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueType>> = {
+// CommonJS: Node's ESM loader sees only its default export.
+const { temporal } = proto;
+type IndexedValueType = proto.temporal.api.enums.v1.IndexedValueType;
+
+const INDEXED: Partial<Record<SearchAttributeType, IndexedValueType>> = {
   [SearchAttributeType.KEYWORD]: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
   [SearchAttributeType.KEYWORD_LIST]: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
 };
@@ -24,7 +28,7 @@ export async function ensureSearchAttributes(
   const { customAttributes } = await operator.listSearchAttributes({ namespace: client.options.namespace });
   const missing = keys.filter((k) => !(customAttributes && k.name in customAttributes));
   if (missing.length === 0) return [];
-  const searchAttributes: Record<string, temporal.api.enums.v1.IndexedValueType> = {};
+  const searchAttributes: Record<string, IndexedValueType> = {};
   for (const key of missing) {
     const type = INDEXED[key.type];
     if (type === undefined) throw new Error(`no indexed type for search attribute ${key.name} (${key.type})`);

@@ -66,6 +66,13 @@ export const envSchema = z.object({
     .min(1024)
     .max(64 * 1024 * 1024)
     .default(1024 * 1024),
+  /**
+   * The worker's webhook batches (docs/pipeline.md): the most webhooks one batch run carries
+   * (50 is the ceiling: the run's WebhookEventIds search attribute must fit the server's 2 KB
+   * value limit), and the ordering lanes, which are also the most batch runs in flight at once.
+   */
+  WEBHOOK_BATCH_MAX: z.coerce.number().int().min(1).max(50).default(50),
+  WEBHOOK_BATCH_LANES: z.coerce.number().int().min(1).max(64).default(4),
   /** How long the ingress caches the ingress workspace and its signing secret (0 = no cache). */
   WEBHOOK_INGRESS_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
   /** Login throttling, per process: failed sign-ins allowed per account (email) and per client address in each window. */

@@ -29,6 +29,7 @@ const starting: Promise<WorkerRuntime> = startWorkerRuntime({
   clock: deps.clock,
   temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
   temporalClient: deps.temporal,
+  relay: { batchSize: env.WEBHOOK_BATCH_MAX, lanes: env.WEBHOOK_BATCH_LANES },
   ...('workflowBundle' in source ? { worker: { workflowBundle: source.workflowBundle } } : {}),
   // Without PROVIDER_BASE_URL the provider client refuses every call, so a sync page fails non-retryably.
   extraActivities: createTemplateActivities({ db: deps.db, log, vault: deps.vault, provider: deps.provider, clock: deps.clock }),

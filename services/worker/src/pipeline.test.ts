@@ -5,8 +5,16 @@ import { ApplicationFailure } from '@temporalio/common';
 import { newId, OUTBOX_CHANNEL, PROCESS_WEBHOOK_EVENT, systemClock } from '@mos/core';
 import { getWorkerStatus, outboxJobs, webhookDeliveries, webhookEvents, workerHeartbeats } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
-import { findStaleBatches } from '@mos/db';
-import { SA_TOPICS, SA_WEBHOOK_EVENT_IDS, SA_WORKSPACE_IDS, WebhookFailureType, composeEffects, webhookBatchWorkflowId, webhookWorkflowId } from '@mos/workflows';
+import { findStaleBatches, liveBatchSizes } from '@mos/db';
+import {
+  SA_TOPICS,
+  SA_WEBHOOK_EVENT_IDS,
+  SA_WORKSPACE_IDS,
+  WebhookFailureType,
+  composeEffects,
+  webhookBatchWorkflowId,
+  webhookWorkflowId,
+} from '@mos/workflows';
 import { createOutboxRelay } from './outbox-relay';
 import { temporalBatchDispatcher } from './batch-dispatcher';
 import { lazyTemporalClient } from '@mos/app';
@@ -138,11 +146,14 @@ describe('webhook pipeline', () => {
     expect(described.typedSearchAttributes.get(SA_TOPICS)).toEqual(['unknown']);
     expect(described.status.name).toBe('COMPLETED');
     // What an operator types in the Temporal UI finds exactly this run (visibility is eventually consistent).
-    const found = await waitFor(async () => {
-      const runs: string[] = [];
-      for await (const wf of temporal.client.workflow.list({ query: `WebhookEventIds = '${webhookEventId}'` })) runs.push(wf.workflowId);
-      return runs.length > 0 ? runs : null;
-    }, { what: 'visibility' });
+    const found = await waitFor(
+      async () => {
+        const runs: string[] = [];
+        for await (const wf of temporal.client.workflow.list({ query: `WebhookEventIds = '${webhookEventId}'` })) runs.push(wf.workflowId);
+        return runs.length > 0 ? runs : null;
+      },
+      { what: 'visibility' },
+    );
     expect(found).toEqual([job.workflowId]);
   });
 
@@ -209,6 +220,19 @@ describe('worker heartbeat', () => {
     expect(['idle', 'busy']).toContain(row!.status);
     expect(['idle', 'busy']).toContain(await getWorkerStatus(tdb.db, new Date()));
     expect(row!.details).toMatchObject({ taskQueue, temporal: 'RUNNING' });
+  });
+
+  it('reports the batch sizes its relay dispatched, as /internal/runtime shows them', async () => {
+    // Earlier tests ran single webhooks (idle: batches of one) and the 20-job backlog of two relays.
+    const sizes = await waitFor(
+      async () => {
+        const s = await liveBatchSizes(tdb.db, new Date());
+        return (s['1'] ?? 0) > 0 ? s : null;
+      },
+      { what: 'a heartbeat with batch sizes' },
+    );
+    // The heartbeat lags the relay by at most one beat.
+    expect(sizes['1']).toBeLessThanOrEqual(runtime.relay!.stats.batchSizes['1']);
   });
 });
 

@@ -1,6 +1,7 @@
 import { buildVersion } from '@mos/config';
 import { PROVIDER_CONSTRAINTS } from '@mos/core';
-import { countOutboxJobsByStatus, getWorkerStatus, listOutboxJobs, listWebhookEvents } from '@mos/db';
+import { countJobsInFlight, countOutboxJobsByStatus, getWorkerStatus, listOutboxJobs, listWebhookEvents, liveBatchSizes } from '@mos/db';
+import { PROCESS_WEBHOOK_EVENT } from '@mos/core';
 import type { AppDeps } from '../deps';
 import type { WorkspaceIngressCounters } from '../webhooks/ingress-metrics';
 import type { Scope } from '../scope';
@@ -13,6 +14,12 @@ export interface RuntimeSnapshot {
     /** Pending outbox jobs of this workspace. */
     queueDepth: number;
     outboxJobsByStatus: Record<string, number>;
+    /**
+     * The webhook pipeline across tenants (batches mix workspaces; counts only): batch runs in
+     * flight, jobs they carry, jobs handed to their own runs, and the batch sizes the live
+     * workers' relays have dispatched (buckets '1', '2-5', '6-10', '11-25', '26-50').
+     */
+    pipeline: { batchesInFlight: number; jobsInBatches: number; jobsRetrying: number; batchSizes: Record<string, number> };
     workerStatus: string;
     /** This API process's ingress counters for this workspace only; null where no ingress runs (e.g. the control plane). */
     ingress: (WorkspaceIngressCounters & { since: string }) | null;
@@ -33,11 +40,13 @@ export async function runtimeSnapshot(
   input: { ingress?: (WorkspaceIngressCounters & { since: string }) | null } = {},
 ): Promise<RuntimeSnapshot> {
   const now = deps.clock.now();
-  const [byStatus, webhooks, jobs, workerStatus] = await Promise.all([
+  const [byStatus, webhooks, jobs, workerStatus, inFlight, batchSizes] = await Promise.all([
     countOutboxJobsByStatus(deps.db, scope.workspaceId),
     listWebhookEvents(deps.db, scope.workspaceId, { limit: 10 }),
     listOutboxJobs(deps.db, scope.workspaceId, { limit: 10 }),
     getWorkerStatus(deps.db, now),
+    countJobsInFlight(deps.db, PROCESS_WEBHOOK_EVENT),
+    liveBatchSizes(deps.db, now),
   ]);
   return {
     runtime: {
@@ -45,6 +54,7 @@ export async function runtimeSnapshot(
       environment: deps.env.MOS_ENV,
       queueDepth: byStatus.pending ?? 0,
       outboxJobsByStatus: byStatus,
+      pipeline: { batchesInFlight: inFlight.batches, jobsInBatches: inFlight.jobs, jobsRetrying: inFlight.retrying, batchSizes },
       workerStatus,
       ingress: input.ingress ?? null,
       generatedAt: now.toISOString(),

@@ -32,3 +32,18 @@ export async function getWorkerStatus(db: DbOrTx, now: Date): Promise<WorkerStat
 export async function pruneHeartbeats(db: DbOrTx, olderThan: Date): Promise<void> {
   await db.delete(workerHeartbeats).where(sql`${workerHeartbeats.lastBeatAt} < ${olderThan}`);
 }
+
+/**
+ * The batch-size histograms the live workers' relays report in their heartbeats, summed
+ * (counts since each worker started). Keys are the relay's buckets ('1', '2-5', ...).
+ */
+export async function liveBatchSizes(db: DbOrTx, now: Date): Promise<Record<string, number>> {
+  const rows = await db.select().from(workerHeartbeats).orderBy(desc(workerHeartbeats.lastBeatAt)).limit(20);
+  const sizes: Record<string, number> = {};
+  for (const row of rows) {
+    if (row.status === 'stopping' || now.getTime() - row.lastBeatAt.getTime() >= HEARTBEAT_STALE_MS) continue;
+    const reported = (row.details as { relay?: { batchSizes?: Record<string, unknown> } } | null)?.relay?.batchSizes;
+    for (const [bucket, n] of Object.entries(reported ?? {})) if (typeof n === 'number') sizes[bucket] = (sizes[bucket] ?? 0) + n;
+  }
+  return sizes;
+}

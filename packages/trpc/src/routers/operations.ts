@@ -34,6 +34,12 @@ export const runtimeRouter = router({
           environment: z.string(),
           queueDepth: z.number(),
           outboxJobsByStatus: z.record(z.string(), z.number()),
+          pipeline: z.object({
+            batchesInFlight: z.number(),
+            jobsInBatches: z.number(),
+            jobsRetrying: z.number(),
+            batchSizes: z.record(z.string(), z.number()),
+          }),
           workerStatus: z.string(),
           ingress: ingressCounters.nullable(),
           generatedAt: z.string(),

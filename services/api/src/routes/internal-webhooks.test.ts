@@ -340,7 +340,15 @@ describe('/internal webhook operator endpoints', () => {
     const res = await get('/internal/runtime', a);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      runtime: { buildVersion: expect.any(String), environment: 'test', queueDepth: expect.any(Number), workerStatus: 'absent', ingress: expect.any(Object) },
+      runtime: {
+        buildVersion: expect.any(String),
+        environment: 'test',
+        queueDepth: expect.any(Number),
+        workerStatus: 'absent',
+        ingress: expect.any(Object),
+        // No worker runs in this suite: nothing in flight, no batch sizes reported.
+        pipeline: { batchesInFlight: 0, jobsInBatches: 0, jobsRetrying: 0, batchSizes: {} },
+      },
       campaigns: [],
       journeys: [],
       providerConstraints: PROVIDER_CONSTRAINTS,
