@@ -143,7 +143,9 @@ describe('outbox relay: input shape and Temporal outages', () => {
     expect(await up.sweep()).toBe(1);
     await client.workflow.getHandle(webhookBatchWorkflowId(jobId)).result();
     expect(await getOutboxJob(tdb.db, ws, jobId)).toMatchObject({ status: 'completed' });
-    expect((await tdb.pool.query(`SELECT normalization_status FROM webhook_events WHERE id = $1`, [eventId])).rows[0]).toEqual({ normalization_status: 'processed' });
+    expect((await tdb.pool.query(`SELECT normalization_status FROM webhook_events WHERE id = $1`, [eventId])).rows[0]).toEqual({
+      normalization_status: 'processed',
+    });
     expect(await up.tick()).toBe(1);
     await client.workflow.getHandle(webhookBatchWorkflowId(later.jobId)).result();
     await deadConnection.close().catch(() => {});

@@ -241,7 +241,10 @@ export function createApplyWebhookBatch(deps: ActivityDeps, opts: { budgetMs?: n
           result.push({ jobId: job.jobId, outcome: await tx.transaction((sp) => applyWebhook(deps, sp, job, run)) });
         } catch (err) {
           const failure = failureOf(err);
-          deps.log.warn({ workspaceId: job.workspaceId, webhookEventId: job.webhookEventId, jobId: job.jobId, type: failure.type }, 'webhook failed in its batch');
+          deps.log.warn(
+            { workspaceId: job.workspaceId, webhookEventId: job.webhookEventId, jobId: job.jobId, type: failure.type },
+            'webhook failed in its batch',
+          );
           result.push({ jobId: job.jobId, outcome: 'failed', ...failure });
         }
       }

@@ -97,7 +97,12 @@ describe('claimWebhookBatches', () => {
     for (const key of [...lane1, k2!, k2!]) stored.push({ key, jobId: await store(key) });
     const batches = await claim({ maxBatch: 5 });
     const byLane = new Map(batches.map((b) => [b.lane, b.jobs.map((j) => j.jobId)]));
-    expect(byLane.get(await laneOf(k1!))).toEqual(stored.filter((s) => s.key === k1).slice(0, 5).map((s) => s.jobId));
+    expect(byLane.get(await laneOf(k1!))).toEqual(
+      stored
+        .filter((s) => s.key === k1)
+        .slice(0, 5)
+        .map((s) => s.jobId),
+    );
     expect(byLane.get(await laneOf(k2!))).toEqual(stored.filter((s) => s.key === k2).map((s) => s.jobId));
     expect(batches).toHaveLength(2);
   });

@@ -185,7 +185,9 @@ export async function countJobsInFlight(db: DbOrTx, jobType: string): Promise<{ 
  */
 export async function boundStatementTime(tx: DbOrTx, opts: { statementMs: number; lockMs: number }): Promise<void> {
   // set_config(..., true) is SET LOCAL as one parameterised statement (one round trip).
-  await tx.execute(sql`SELECT set_config('statement_timeout', ${String(Math.floor(opts.statementMs))}, true), set_config('lock_timeout', ${String(Math.floor(opts.lockMs))}, true)`);
+  await tx.execute(
+    sql`SELECT set_config('statement_timeout', ${String(Math.floor(opts.statementMs))}, true), set_config('lock_timeout', ${String(Math.floor(opts.lockMs))}, true)`,
+  );
 }
 
 /** The stored topic of each job's event, keyed by job id (labels for search attributes). */

@@ -45,7 +45,11 @@ export const outboxJobs = pgTable(
     index('outbox_jobs_pending_idx').on(t.status, t.availableAt),
     index('outbox_jobs_ws_created_idx').on(t.workspaceId, t.createdAt),
     // The relay's claim (oldest pending first) and its look at what is in flight.
-    index('outbox_jobs_pending_seq_idx').on(t.jobType, t.seq).where(sql`status = 'pending'`),
-    index('outbox_jobs_dispatched_idx').on(t.jobType, t.batchId).where(sql`status = 'dispatched'`),
+    index('outbox_jobs_pending_seq_idx')
+      .on(t.jobType, t.seq)
+      .where(sql`status = 'pending'`),
+    index('outbox_jobs_dispatched_idx')
+      .on(t.jobType, t.batchId)
+      .where(sql`status = 'dispatched'`),
   ],
 );
