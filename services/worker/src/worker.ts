@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { systemClock, type Clock } from '@mos/core';
 import type { Db } from '@mos/db';
 import type { Logger } from '@mos/config';
@@ -39,7 +39,16 @@ export interface WorkerRuntimeOptions {
   /** Defaults to `defaultEffects` (the production wiring). */
   effects?: FamilyEffects;
   /** `false` runs the Temporal worker without a relay (e.g. a second worker in a test). */
-  relay?: false | (Pick<OutboxRelayOptions, 'pollIntervalMs' | 'batchSize' | 'lanes' | 'staleAfterMs'> & Partial<Pick<OutboxRelayOptions, 'dispatcher'>>);
+  relay?:
+    | false
+    | (Pick<OutboxRelayOptions, 'pollIntervalMs' | 'batchSize' | 'lanes' | 'staleAfterMs'> &
+        Partial<Pick<OutboxRelayOptions, 'dispatcher'>> & {
+          /**
+           * Start batch runs eagerly on this worker (a client on the worker's own connection): the
+           * start response carries the run's first workflow task, saving a dispatch. Default true.
+           */
+          eagerStart?: boolean;
+        });
   heartbeatIntervalMs?: number;
   worker?: WorkerTuning;
   workerId?: string;
@@ -96,16 +105,27 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
 
   const temporalClient = opts.temporalClient ?? lazyTemporalClient({ address: opts.temporal.address, namespace: opts.temporal.namespace });
   const closeOwnClient = () => (opts.temporalClient ? Promise.resolve() : temporalClient.close());
+  // Eager starts need a client on the worker's own connection, which exists once the worker
+  // does; until then the relay starts runs through the process's client.
+  let eagerClient: Client | null = null;
+  const { eagerStart = true, ...relayOptions } = opts.relay || {};
   const relay =
     opts.relay === false
       ? null
       : createOutboxRelay({
           db: opts.db,
           databaseUrl: opts.databaseUrl,
-          dispatcher: temporalBatchDispatcher({ temporal: temporalClient.get, taskQueue: opts.temporal.taskQueue, db: opts.db, clock, log }),
+          dispatcher: temporalBatchDispatcher({
+            temporal: async () => eagerClient ?? temporalClient.get(),
+            eagerStart: () => eagerClient !== null,
+            taskQueue: opts.temporal.taskQueue,
+            db: opts.db,
+            clock,
+            log,
+          }),
           log,
           clock,
-          ...opts.relay,
+          ...relayOptions,
         });
   let worker: Worker | null = null;
 
@@ -155,6 +175,7 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
   }
   const created = worker;
   const done = created.run();
+  if (eagerStart) eagerClient = new Client({ connection, namespace: opts.temporal.namespace });
   log.info({ taskQueue: opts.temporal.taskQueue }, 'worker running');
   for (const setup of opts.onTemporalReady ?? []) {
     try {
@@ -174,6 +195,7 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
       stopping ??= (async () => {
         // Relay first: no new starts while the worker drains.
         await relay?.stop();
+        eagerClient = null;
         if (created.getState() === 'RUNNING') created.shutdown();
         await done.catch((err: unknown) => log.error({ err: (err as Error).message }, 'worker stopped with an error'));
         await connection.close();
