@@ -1,134 +1,565 @@
 /**
  * End-to-end webhook pipeline benchmark: signed POSTs to the real ingress route at a fixed
- * rate (open loop), the real worker runtime (relay + Temporal worker, same code as up.sh),
- * a fresh migrated database and the Temporal server at TEMPORAL_ADDRESS.
+ * rate (open loop: requests go out on schedule, never waiting for earlier responses), the real
+ * worker runtime (relay + Temporal worker, same code as up.sh), a fresh migrated database and
+ * the Temporal server at TEMPORAL_ADDRESS. The relay claims pending jobs into batches (one per
+ * free ordering lane, `--lanes`, up to `--batch` each) and starts one `processWebhookBatch`
+ * run per batch.
  *
- * Reports p50/p99 from the 200 response to the delivery's processedAt, the ingest latency,
- * and how long the queue (pending jobs) takes to get back to 0 after the load stops.
+ * Start a private stack first (PostgreSQL fsync on, Temporal dev server on a SQLite file, as
+ * up.sh runs them; see stack.sh), then:
  *
- *   DATABASE_URL=... TEMPORAL_ADDRESS=... pnpm exec tsx infra/bench/end-to-end.ts \
- *     [--rate 100] [--duration 60] [--fixture inbound-text] [--activities 100] [--cached 1000] \
- *     [--wf-tasks 40] [--batch 100] [--poll 1000] [--effects default|noop] [--direct] [--json]
+ *   source "$(infra/bench/stack.sh)"
+ *   pnpm exec tsx infra/bench/end-to-end.ts --rate 100 --duration 60                 # Temporal path
+ *   pnpm exec tsx infra/bench/end-to-end.ts --rate 100 --duration 60 --mix realistic
+ *   pnpm exec tsx infra/bench/end-to-end.ts --rate 100 --duration 60 --no-temporal   # baseline
+ *   pnpm exec tsx infra/bench/end-to-end.ts --capacity --mix realistic               # both paths + ratio
+ *   infra/bench/stack.sh stop
+ *
+ * Options:
+ *   --rate 100 --duration 60    offered rate (requests/s) and load duration (s)
+ *   --mix single|distinct|realistic
+ *       single (default): every request is `--fixture` (inbound-text) with its own message id.
+ *         All of them name the same customer, so they share ONE ordering key and one relay lane:
+ *         at most one batch is in flight, whatever --lanes says.
+ *       distinct: `--fixture` with its own customer per request (one conversation each).
+ *       realistic: per conversation an inbound text, then `sent`, `delivered`, `read` for our
+ *         reply, in that receipt order, each conversation with its own customer phone, name,
+ *         inbound and outbound wamids. `--conversations N` (default 50) are interleaved: the
+ *         stream sends the inbound of N conversations, then their `sent`, and so on, so N
+ *         conversations are open at once and one conversation's webhooks are N/rate s apart.
+ *   --lanes 4 --batch 50 --poll 1000   relay: ordering lanes, max batch size (<= 50), fallback poll (ms)
+ *   --activities 100 --cached 1000 --wf-tasks 40   Temporal worker tuning
+ *   --effects default|noop      noop: effects record nothing beyond the delivery
+ *   --direct                    skip HTTP: insert event + job + NOTIFY in the ingress's transaction shape
+ *   --no-temporal               the same relay with a dispatcher that applies each batch in this process
+ *                               (createApplyWebhookBatch, looping on `not_attempted`), no Temporal at all:
+ *                               the physical limit of our own work. TEMPORAL_ADDRESS is not needed.
+ *   --drain-timeout 120         s after the load to wait for every job to finish
+ *   --temporal-pid PID          the Temporal server's pid (default $MOS_BENCH_TEMPORAL_PID): CPU ms per webhook
+ *   --pg-pid PID                the postmaster's pid (default $MOS_BENCH_PG_PID): PostgreSQL CPU ms per webhook
+ *   --json                      pretty JSON with a 0.5 s timeline of the queue
+ *
+ * Capacity (`--capacity`): steps the offered rate from `--start` (50/s) by `--factor` (1.5)
+ * for `--step-duration` s (20) each, until a step fails: p99(200 -> processedAt) >= `--p99-limit`
+ * ms (2000), any non-200, or not every webhook processed within `--step-drain` s (10) after the
+ * step's load. The highest rate that passed is the sustained rate. Each path gets a fresh
+ * database and runtime; steps of one path share them. By default it runs the Temporal path, then
+ * `--no-temporal`, and prints both and the ratio; `--no-temporal` runs only the baseline,
+ * `--only-temporal` only the Temporal path. `--max-steps` (12) bounds the search.
+ *
+ * Per run it prints (stderr, human) and reports (stdout, JSON): offered and achieved rate, ingest
+ * p50/p99, 200 -> processedAt p50/p99/max, processed/failed/missing, when pending reached 0 and
+ * when every job finished after the load, the relay's batch-size histogram (diffed over the run),
+ * batches per webhook, and on the Temporal path the dev server's CPU ms per webhook (its
+ * utime+stime from /proc over load start -> every run closed, with its idle rate measured for 2 s
+ * before the load), history events per webhook (sum of `historyLength` of the runs started on the
+ * bench's task queue during the load, divided by webhooks finished) and runs per webhook (batch
+ * runs + per-webhook runs). Also this process's CPU (API + relay + worker + load generator) and
+ * PostgreSQL's (postmaster + backends), per webhook.
  *
  * Imports go through relative paths because infra/ is not a workspace package.
  */
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createLogger, loadEnv } from '../../packages/config/src/index';
 import { createVault } from '../../packages/db/src/index';
 import { providerClientFromEnv } from '../../packages/provider/src/index';
-import { lazyTemporalClient } from '../../packages/app/src/index';
-import { signProviderBody } from '../../packages/core/src/index';
-import { setProviderIngressWorkspace, upsertWorkspace } from '../../packages/db/src/index';
-import { createTestDatabase, prepareTemplateDatabase, storeTestWebhookJob } from '../../packages/db/src/testing/index';
+import { lazyTemporalClient, type LazyTemporalClient } from '../../packages/app/src/index';
+import { signProviderBody, type Clock } from '../../packages/core/src/index';
+import { setProviderIngressWorkspace, upsertWorkspace, type ClaimedBatch } from '../../packages/db/src/index';
+import { createTestDatabase, prepareTemplateDatabase, storeTestWebhookJob, type TestDatabase } from '../../packages/db/src/testing/index';
 import { createApiApp } from '../../services/api/src/app';
-import { startWorkerRuntime } from '../../services/worker/src/index';
-import { composeEffects } from '../../workflows/src/index';
+import { batchInput, createOutboxRelay, defaultEffects, startWorkerRuntime, type BatchDispatcher, type OutboxRelay } from '../../services/worker/src/index';
+import { composeEffects, ensureSearchAttributes, type FamilyEffects } from '../../workflows/src/index';
+import { createApplyWebhookBatch, createRecordFailure, type ActivityDeps } from '../../workflows/src/webhook-processing/activities';
+import {
+  WEBHOOK_BATCH_WORKFLOW_TYPE,
+  WEBHOOK_WORKFLOW_TYPE,
+  WebhookFailureType,
+  type WebhookBatchJob,
+  type WebhookOutcome,
+} from '../../workflows/src/webhook-processing/contract';
 
 const { values: args } = parseArgs({
   options: {
     rate: { type: 'string', default: '100' },
     duration: { type: 'string', default: '60' },
     fixture: { type: 'string', default: 'inbound-text' },
+    mix: { type: 'string', default: 'single' },
+    conversations: { type: 'string', default: '50' },
     activities: { type: 'string', default: '100' },
     cached: { type: 'string', default: '1000' },
     'wf-tasks': { type: 'string', default: '40' },
-    batch: { type: 'string', default: '100' },
+    batch: { type: 'string', default: '50' },
+    lanes: { type: 'string', default: '4' },
     poll: { type: 'string', default: '1000' },
     'drain-timeout': { type: 'string', default: '120' },
     /** noop: effects record nothing beyond the delivery (isolates pipeline + Temporal cost). */
     effects: { type: 'string', default: 'default' },
     /** Skip HTTP: insert event + job + NOTIFY in one transaction, as the ingress does. */
     direct: { type: 'boolean', default: false },
+    /** Serve the ingress from a child process (ingest-server.ts, the real Express app), as up.sh runs the API apart from the worker. */
+    'api-process': { type: 'boolean', default: false },
+    'no-temporal': { type: 'boolean', default: false },
+    'only-temporal': { type: 'boolean', default: false },
+    'temporal-pid': { type: 'string', default: process.env.MOS_BENCH_TEMPORAL_PID ?? '' },
+    'pg-pid': { type: 'string', default: process.env.MOS_BENCH_PG_PID ?? '' },
+    capacity: { type: 'boolean', default: false },
+    start: { type: 'string', default: '50' },
+    factor: { type: 'string', default: '1.5' },
+    'step-duration': { type: 'string', default: '20' },
+    'step-drain': { type: 'string', default: '10' },
+    'max-steps': { type: 'string', default: '12' },
+    'p99-limit': { type: 'string', default: '2000' },
     json: { type: 'boolean', default: false },
   },
 });
-const RATE = Number(args.rate);
-const DURATION_S = Number(args.duration);
+/** infra/ has no dependencies of its own: the client type comes through the app package. */
+type Client = Awaited<ReturnType<LazyTemporalClient['get']>>;
+
 const log = createLogger({ name: 'bench', level: process.env.LOG_LEVEL ?? 'warn' });
+const clock: Clock = { now: () => new Date() };
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const say = (line: string) => process.stderr.write(`${line}\n`);
+const round = (x: number, digits = 1) => (Number.isFinite(x) ? +x.toFixed(digits) : null);
+
+type Mode = 'temporal' | 'no-temporal';
+type Mix = 'single' | 'distinct' | 'realistic';
+const MIX = args.mix as Mix;
+if (!['single', 'distinct', 'realistic'].includes(MIX)) throw new Error(`--mix must be single, distinct or realistic (got ${args.mix})`);
+if (!['default', 'noop'].includes(args.effects)) throw new Error(`--effects must be default or noop (got ${args.effects})`);
 
 function pct(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** Each request is a distinct provider delivery: its own delivery id and message id. */
-function bodyFor(template: string, i: number): Buffer {
-  return Buffer.from(template.replace(/"id": "wamid\.[^"]+"/, `"id": "wamid.bench-${i}-${randomBytes(4).toString('hex')}"`));
+// ---------------------------------------------------------------------------------------------
+// Request bodies
+// ---------------------------------------------------------------------------------------------
+
+const fixture = (name: string) => readFileSync(new URL(`../../packages/core/src/webhooks/fixtures/${name}.json`, import.meta.url), 'utf8');
+type Json = Record<string, unknown>;
+const items = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x): x is Json => !!x && typeof x === 'object') : []);
+const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+
+/** The fixture's customer (phone, name), message id and times, rewritten for one conversation. */
+function personalize(template: string, who: { phone: string; name: string; messageId: string; conversationId: string }): Buffer {
+  const envelope = JSON.parse(template) as Json;
+  const ts = String(Math.floor(Date.now() / 1000));
+  for (const entry of items(envelope.entry)) {
+    for (const change of items(entry.changes)) {
+      const value = obj(change.value);
+      if (!value) continue;
+      for (const c of items(value.contacts)) {
+        c.wa_id = who.phone;
+        const profile = obj(c.profile);
+        if (profile) profile.name = who.name;
+      }
+      for (const m of items(value.messages)) Object.assign(m, { from: who.phone, id: who.messageId, timestamp: ts });
+      for (const s of items(value.statuses)) {
+        Object.assign(s, { recipient_id: who.phone, id: who.messageId, timestamp: ts });
+        const conversation = obj(s.conversation);
+        if (conversation) conversation.id = who.conversationId;
+      }
+    }
+  }
+  return Buffer.from(JSON.stringify(envelope));
 }
 
-async function main(): Promise<void> {
-  if (!process.env.DATABASE_URL || !process.env.TEMPORAL_ADDRESS) throw new Error('set DATABASE_URL and TEMPORAL_ADDRESS');
+/**
+ * A stream of request bodies. `phonePrefix` keeps streams apart (warm-up vs load); the index
+ * runs on across capacity steps, so every conversation of a run is distinct.
+ */
+function bodyStream(mix: Mix, phonePrefix: string, conversations: number): () => Buffer {
+  const tag = randomBytes(3).toString('hex');
+  const phone = (c: number) => `${phonePrefix}${String(c % 10_000_000).padStart(7, '0')}`;
+  let i = 0;
+  if (mix === 'single') {
+    const template = fixture(args.fixture);
+    return () => Buffer.from(template.replace(/"id": "wamid\.[^"]+"/, `"id": "wamid.bench-${tag}-${i++}-${randomBytes(4).toString('hex')}"`));
+  }
+  if (mix === 'distinct') {
+    const template = fixture(args.fixture);
+    return () => {
+      const c = i++;
+      return personalize(template, { phone: phone(c), name: `Bench ${c}`, messageId: `wamid.bench-${tag}-${c}`, conversationId: `bench${tag}${c}` });
+    };
+  }
+  // realistic: inbound text, then sent / delivered / read of our reply, N conversations interleaved.
+  const steps = [fixture('inbound-text'), fixture('status-sent'), fixture('status-delivered'), fixture('status-read')];
+  const w = Math.max(1, conversations);
+  return () => {
+    const n = i++;
+    const block = Math.floor(n / (steps.length * w));
+    const j = n % (steps.length * w);
+    const c = block * w + (j % w);
+    const step = Math.floor(j / w);
+    return personalize(steps[step]!, {
+      phone: phone(c),
+      name: `Bench ${c}`,
+      messageId: step === 0 ? `wamid.bench-${tag}-${c}-in` : `wamid.bench-${tag}-${c}-out`,
+      conversationId: `bench${tag}${c}`,
+    });
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU time from /proc
+// ---------------------------------------------------------------------------------------------
+
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime, stime, cutime, cstime (ticks) and ppid of a process, or null when it is gone. */
+function procStat(pid: number): { ppid: number; self: number; children: number } | null {
+  let raw: string;
+  try {
+    raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // Fields after the command name (which may hold spaces): state ppid ... utime(11) stime cutime cstime.
+  const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(f[1]), self: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) };
+}
+
+const ticksToMs = (ticks: number) => (ticks * 1000) / CLK_TCK;
+
+/** A process's own CPU ms (all threads). */
+function cpuMs(pid: number): number | null {
+  const s = procStat(pid);
+  return s ? ticksToMs(s.self) : null;
+}
+
+/**
+ * A PostgreSQL cluster's CPU ms: the postmaster, its live children, and (through the
+ * postmaster's cutime/cstime) the children that exited; differences over a window are exact.
+ */
+function treeCpuMs(rootPid: number): number | null {
+  const root = procStat(rootPid);
+  if (!root) return null;
+  let ticks = root.self + root.children;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = procStat(Number(name));
+    if (s && s.ppid === rootPid) ticks += s.self;
+  }
+  return ticksToMs(ticks);
+}
+
+function pidOption(name: 'temporal-pid' | 'pg-pid'): number | null {
+  const raw = args[name];
+  if (!raw) return null;
+  const pid = Number(raw);
+  if (!Number.isInteger(pid) || !procStat(pid)) {
+    say(`warning: --${name} ${raw} is not a running process; its CPU figure is omitted`);
+    return null;
+  }
+  return pid;
+}
+const TEMPORAL_PID = pidOption('temporal-pid');
+const PG_PID = pidOption('pg-pid');
+
+/**
+ * SQL statements sent by this process (every node-postgres client: ingress when in process,
+ * relay, worker activities, and this bench's 2/s queue sampling). Counted by wrapping
+ * Client.prototype.query once; infra/ cannot import pg itself, so the class comes from a pool.
+ */
+let sqlStatements = 0;
+function countStatements(pool: TestDatabase['pool']): void {
+  const client = (pool as unknown as { Client: { prototype: { query: (...a: unknown[]) => unknown; __benchCounted?: boolean } } }).Client.prototype;
+  if (client.__benchCounted) return;
+  const query = client.query;
+  client.query = function (this: unknown, ...a: unknown[]) {
+    sqlStatements++;
+    return query.apply(this, a);
+  };
+  client.__benchCounted = true;
+}
+
+/** The API child's pid (--api-process), for its CPU time. */
+let apiPid: number | null = null;
+
+interface CpuMark {
+  at: number;
+  sql: number;
+  node: number;
+  api: number | null;
+  temporal: number | null;
+  pg: number | null;
+}
+function cpuMark(): CpuMark {
+  const u = process.cpuUsage();
+  return {
+    at: Date.now(),
+    sql: sqlStatements,
+    node: (u.user + u.system) / 1000,
+    temporal: TEMPORAL_PID === null ? null : cpuMs(TEMPORAL_PID),
+    api: apiPid === null ? null : cpuMs(apiPid),
+    pg: PG_PID === null ? null : treeCpuMs(PG_PID),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The no-Temporal dispatcher
+// ---------------------------------------------------------------------------------------------
+
+interface InProcessDispatcher extends BatchDispatcher {
+  /** Resolves true once no batch is being applied (false at the deadline). */
+  idle(timeoutMs: number): Promise<boolean>;
+  readonly stats: { batches: number; calls: number; failedWebhooks: number; errors: number; applyMs: number; attempted: number };
+}
+
+/**
+ * What `processWebhookBatch` does, minus Temporal: apply the batch through the same local
+ * activity function (`createApplyWebhookBatch`), again on the `not_attempted` rest, and record
+ * any webhook that failed as failed (the workflow would hand it to its own run). A call that
+ * throws is retried like the local activity (4 attempts, backoff from 500 ms). dispatch returns
+ * at once, like a run start: the work is tracked and awaited at drain.
+ */
+function inProcessDispatcher(deps: ActivityDeps): InProcessDispatcher {
+  const apply = createApplyWebhookBatch(deps);
+  const recordFailure = createRecordFailure(deps);
+  const inFlight = new Set<Promise<void>>();
+  const running = new Set<string>();
+  const stats = { batches: 0, calls: 0, failedWebhooks: 0, errors: 0, applyMs: 0, attempted: 0 };
+
+  async function run(batch: ClaimedBatch): Promise<void> {
+    const input = batchInput(batch, clock.now());
+    const failed: (WebhookBatchJob & { type: string; message: string })[] = [];
+    let jobs = input.jobs;
+    while (jobs.length > 0) {
+      let outcomes: WebhookOutcome[] | null = null;
+      for (let attempt = 1; outcomes === null; attempt++) {
+        stats.calls++;
+        const t0 = performance.now();
+        try {
+          ({ outcomes } = await apply({ batchId: input.batchId, jobs }));
+          stats.applyMs += performance.now() - t0;
+          stats.attempted += outcomes.filter((o) => o.outcome !== 'not_attempted').length;
+        } catch (err) {
+          if (attempt >= 4) {
+            for (const job of jobs) failed.push({ ...job, type: WebhookFailureType.BatchCallFailed, message: String((err as Error).message).slice(0, 300) });
+            break;
+          }
+          await sleep(Math.min(5_000, 500 * 2 ** (attempt - 1)));
+        }
+      }
+      if (outcomes === null) break;
+      const byJob = new Map(jobs.map((j) => [j.jobId, j]));
+      const next: WebhookBatchJob[] = [];
+      for (const o of outcomes) {
+        const job = byJob.get(o.jobId);
+        if (!job) continue;
+        if (o.outcome === 'failed') failed.push({ ...job, type: o.type, message: o.message });
+        else if (o.outcome === 'not_attempted') next.push(job);
+      }
+      jobs = next;
+    }
+    for (const f of failed) {
+      stats.failedWebhooks++;
+      await recordFailure({
+        workspaceId: f.workspaceId,
+        webhookEventId: f.webhookEventId,
+        jobId: f.jobId,
+        deliveryId: f.deliveryId,
+        type: f.type,
+        message: f.message,
+      });
+    }
+  }
+
+  const dispatcher: InProcessDispatcher = {
+    stats,
+    async ready() {},
+    async dispatch(batch) {
+      // A batch already being applied counts as started (REJECT_DUPLICATE on a run in flight).
+      if (running.has(batch.batchId)) return;
+      running.add(batch.batchId);
+      stats.batches++;
+      const p: Promise<void> = run(batch)
+        .catch((err: unknown) => {
+          stats.errors++;
+          log.error({ batchId: batch.batchId, err: (err as Error).message }, 'in-process batch failed');
+        })
+        .finally(() => {
+          running.delete(batch.batchId);
+          inFlight.delete(p);
+        });
+      inFlight.add(p);
+    },
+    async recover(batch) {
+      // Jobs left dispatched by a batch that is no longer running: apply them again (each
+      // webhook is applied once: an applied one comes back `already_applied`).
+      await dispatcher.dispatch(batch);
+    },
+    async idle(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (inFlight.size > 0 && Date.now() < deadline) await Promise.race([Promise.allSettled([...inFlight]), sleep(deadline - Date.now())]);
+      return inFlight.size === 0;
+    },
+  };
+  return dispatcher;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Harness: database, API, and the pipeline (Temporal runtime or relay + in-process dispatcher)
+// ---------------------------------------------------------------------------------------------
+
+interface Sent {
+  eventId?: string;
+  t200?: number;
+  ingestMs?: number;
+  status?: number;
+}
+
+interface Harness {
+  mode: Mode;
+  tdb: TestDatabase;
+  relay: OutboxRelay;
+  taskQueue: string | null;
+  temporal: (() => Promise<Client>) | null;
+  inProcess: InProcessDispatcher | null;
+  post(body: Buffer, i: number): Promise<Sent>;
+  counts(): Promise<Record<string, number>>;
+  stop(): Promise<void>;
+}
+
+const relayOptions = () => ({ batchSize: Number(args.batch), lanes: Number(args.lanes), pollIntervalMs: Number(args.poll) });
+const unfinished = (c: Record<string, number>) => (c.pending ?? 0) + (c.dispatched ?? 0) + (c.retrying ?? 0);
+
+const masterKey = randomBytes(32);
+
+async function apiInProcess(deps: Parameters<typeof createApiApp>[0]): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createApiApp(deps).listen(0, '127.0.0.1');
+  await new Promise<void>((r) => server.once('listening', () => r()));
+  return { port: (server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** The real Express API app in a child process (ingest-server.ts), over the bench's database. */
+async function apiChild(databaseUrl: string): Promise<{ port: number; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./ingest-server.ts', import.meta.url).pathname, 'express'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, MOS_MASTER_KEY: masterKey.toString('hex'), DATABASE_POOL_MAX: '10', WEBHOOK_INGRESS_CACHE_MS: '60000' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const m = /LISTENING (\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    });
+    void exited.then(() => reject(new Error(`the API child exited with ${child.exitCode}`)));
+  });
+  apiPid = child.pid ?? null;
+  return {
+    port,
+    async close() {
+      apiPid = null;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function startHarness(mode: Mode): Promise<Harness> {
+  if (!process.env.DATABASE_URL) throw new Error('set DATABASE_URL (source the env file infra/bench/stack.sh prints)');
+  if (mode === 'temporal' && !process.env.TEMPORAL_ADDRESS) throw new Error('set TEMPORAL_ADDRESS (or run --no-temporal)');
   await prepareTemplateDatabase();
   const tdb = await createTestDatabase({ max: 20 });
+  countStatements(tdb.pool);
   const env = loadEnv({ ...process.env, MOS_ENV: 'test', LOG_LEVEL: 'warn', WEBHOOK_INGRESS_CACHE_MS: '60000' });
+  const temporalClient = lazyTemporalClient({ address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE });
   const deps = {
     db: tdb.db,
     env,
     log,
-    clock: { now: () => new Date() },
-    vault: createVault(randomBytes(32), env),
+    clock,
+    vault: createVault(masterKey, env),
     provider: providerClientFromEnv(env),
-    temporal: lazyTemporalClient({ address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE }),
+    temporal: temporalClient,
   };
   const secret = randomBytes(16).toString('hex');
   const { workspace } = await upsertWorkspace(tdb.db, 'bench', { wabaId: '102290129340398', phoneNumberId: '106540352242922' });
   await setProviderIngressWorkspace(tdb.db, workspace.id);
   await deps.vault.set(tdb.db, workspace.id, 'webhook-signing-secret', secret);
 
-  const server = createApiApp(deps).listen(0, '127.0.0.1');
-  await new Promise<void>((r) => server.once('listening', () => r()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/messaging`;
+  const api = args['api-process'] && !args.direct ? await apiChild(tdb.url) : await apiInProcess(deps);
+  const url = `http://127.0.0.1:${api.port}/webhooks/messaging`;
+  const effects: FamilyEffects = args.effects === 'noop' ? composeEffects() : defaultEffects({ log, clock });
 
-  const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
-  const runtime = await startWorkerRuntime({
-    db: tdb.db,
-    databaseUrl: tdb.url,
-    log,
-    temporal: { address: process.env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue },
-    ...(args.effects === 'noop' ? { effects: composeEffects() } : {}),
-    relay: { batchSize: Number(args.batch), pollIntervalMs: Number(args.poll) },
-    worker: {
-      maxConcurrentActivityTaskExecutions: Number(args.activities),
-      maxCachedWorkflows: Number(args.cached),
-      maxConcurrentWorkflowTaskExecutions: Number(args['wf-tasks']),
-    },
-  });
+  let relay: OutboxRelay;
+  let taskQueue: string | null = null;
+  let inProcess: InProcessDispatcher | null = null;
+  let stopPipeline: () => Promise<void>;
+  if (mode === 'temporal') {
+    taskQueue = `bench-${randomBytes(4).toString('hex')}`;
+    const runtime = await startWorkerRuntime({
+      db: tdb.db,
+      databaseUrl: tdb.url,
+      log,
+      clock,
+      temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue },
+      effects,
+      relay: relayOptions(),
+      worker: {
+        maxConcurrentActivityTaskExecutions: Number(args.activities),
+        maxCachedWorkflows: Number(args.cached),
+        maxConcurrentWorkflowTaskExecutions: Number(args['wf-tasks']),
+      },
+      // As main.ts does: a Temporal started without the pipeline's attributes gets them.
+      onTemporalReady: [(client) => ensureSearchAttributes(client)],
+    });
+    relay = runtime.relay!;
+    stopPipeline = () => runtime.stop();
+  } else {
+    inProcess = inProcessDispatcher({ db: tdb.db, log, clock, effects });
+    relay = createOutboxRelay({ db: tdb.db, databaseUrl: tdb.url, dispatcher: inProcess, log, clock, ...relayOptions() });
+    relay.start();
+    const dispatcher = inProcess;
+    stopPipeline = async () => {
+      await relay.stop();
+      await dispatcher.idle(30_000);
+    };
+  }
 
-  const template = readFileSync(new URL(`../../packages/core/src/webhooks/fixtures/${args.fixture}.json`, import.meta.url), 'utf8');
-  const sent: { eventId?: string; t200?: number; ingestMs?: number; status?: number }[] = [];
-  const post = async (i: number) => {
-    const body = bodyFor(template, i);
-    const rec: (typeof sent)[number] = {};
-    sent.push(rec);
+  async function post(body: Buffer, i: number): Promise<Sent> {
+    const rec: Sent = {};
     const t0 = Date.now();
-    if (args.direct) return storeDirect(body, rec, t0);
     try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signProviderBody(secret, body), 'x-provider-delivery-id': `bench-${i}-${t0}` },
-        body,
-      });
-      const json = (await res.json()) as { webhookEventId?: string };
+      if (args.direct) {
+        // The ingress's transaction shape without HTTP: event row, job row, NOTIFY on commit.
+        const { webhookEventId } = await tdb.db.transaction((tx) => storeTestWebhookJob(tx, workspace.id, { body, receivedAt: new Date(t0) }));
+        rec.status = 200;
+        rec.eventId = webhookEventId;
+      } else {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-hub-signature-256': signProviderBody(secret, body), 'x-provider-delivery-id': `bench-${i}-${t0}` },
+          body,
+        });
+        const json = (await res.json()) as { webhookEventId?: string };
+        rec.status = res.status;
+        rec.eventId = json.webhookEventId;
+      }
       rec.t200 = Date.now();
-      rec.status = res.status;
       rec.ingestMs = rec.t200 - t0;
-      rec.eventId = json.webhookEventId;
     } catch (err) {
       rec.status = -1;
       log.warn({ err: (err as Error).message }, 'request failed');
     }
-  };
-
-  // The ingress's transaction shape without HTTP: event row, job row, NOTIFY on commit.
-  async function storeDirect(body: Buffer, rec: (typeof sent)[number], t0: number): Promise<void> {
-    const { webhookEventId: eventId } = await tdb.db.transaction((tx) => storeTestWebhookJob(tx, workspace.id, { body, receivedAt: new Date(t0) }));
-    rec.t200 = Date.now();
-    rec.status = 200;
-    rec.ingestMs = rec.t200 - t0;
-    rec.eventId = eventId;
+    return rec;
   }
 
   const counts = async () => {
@@ -136,48 +567,152 @@ async function main(): Promise<void> {
     return Object.fromEntries(r.rows.map((x) => [x.status, x.n])) as Record<string, number>;
   };
 
-  // Warm-up: bundle caches, connections and JIT, then start from an empty queue.
-  await Promise.all(Array.from({ length: 20 }, (_, i) => post(-1 - i)));
-  for (let c = await counts(); (c.pending ?? 0) + (c.dispatched ?? 0) > 0; c = await counts()) await new Promise((r) => setTimeout(r, 100));
-  sent.length = 0;
+  const harness: Harness = {
+    mode,
+    tdb,
+    relay,
+    taskQueue,
+    temporal: mode === 'temporal' ? temporalClient.get : null,
+    inProcess,
+    post,
+    counts,
+    async stop() {
+      await stopPipeline();
+      await api.close();
+      await temporalClient.close();
+      await tdb.drop();
+    },
+  };
 
-  // Open loop: requests are scheduled by wall time, never by earlier responses.
-  const timeline: { t: number; pending: number; dispatched: number; completed: number }[] = [];
+  // Warm-up: bundle caches, connections and JIT, then start from an empty queue and no open run.
+  const warm = bodyStream(MIX, '1651', Number(args.conversations));
+  await Promise.all(Array.from({ length: 20 }, (_, i) => post(warm(), -1 - i)));
+  const deadline = Date.now() + 60_000;
+  while (unfinished(await counts()) > 0) {
+    if (Date.now() > deadline) throw new Error('warm-up did not finish within 60 s');
+    await sleep(100);
+  }
+  await runsSettled(harness, new Date(0), 30_000);
+  return harness;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Temporal: runs started on the bench's task queue
+// ---------------------------------------------------------------------------------------------
+
+interface RunCensus {
+  batchRuns: number;
+  webhookRuns: number;
+  otherRuns: number;
+  open: number;
+  historyEvents: number;
+  batchRunHistoryEvents: number;
+}
+
+async function census(h: Harness, since: Date): Promise<RunCensus> {
+  const client = await h.temporal!();
+  const c: RunCensus = { batchRuns: 0, webhookRuns: 0, otherRuns: 0, open: 0, historyEvents: 0, batchRunHistoryEvents: 0 };
+  const query = `TaskQueue = '${h.taskQueue}' AND StartTime >= '${since.toISOString()}'`;
+  for await (const wf of client.workflow.list({ query, pageSize: 1000 })) {
+    if (wf.type === WEBHOOK_BATCH_WORKFLOW_TYPE) {
+      c.batchRuns++;
+      c.batchRunHistoryEvents += wf.historyLength;
+    } else if (wf.type === WEBHOOK_WORKFLOW_TYPE) c.webhookRuns++;
+    else c.otherRuns++;
+    if (wf.status.name === 'RUNNING') c.open++;
+    c.historyEvents += wf.historyLength;
+  }
+  return c;
+}
+
+/** Waits until no run started since `since` is open (visibility catches up just after the close). */
+async function runsSettled(h: Harness, since: Date, timeoutMs: number): Promise<boolean> {
+  if (h.mode !== 'temporal') return h.inProcess!.idle(timeoutMs);
+  const client = await h.temporal!();
+  const deadline = Date.now() + timeoutMs;
+  const query = `TaskQueue = '${h.taskQueue}' AND StartTime >= '${since.toISOString()}' AND ExecutionStatus = 'Running'`;
+  while (Date.now() < deadline) {
+    const { count } = await client.workflow.count(query);
+    if (count === 0) return true;
+    await sleep(250);
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One load: open loop at `rate` for `durationS`, then drain
+// ---------------------------------------------------------------------------------------------
+
+const BUCKETS = ['1', '2-5', '6-10', '11-25', '26-50'] as const;
+
+async function runLoad(h: Harness, next: () => Buffer, rate: number, durationS: number, drainS: number, seq: { i: number }) {
+  // The Temporal server's idle CPU (timers, pollers), to tell load from background.
+  let idleTemporalMsPerS: number | null = null;
+  if (h.mode === 'temporal' && TEMPORAL_PID !== null) {
+    const a = cpuMark();
+    await sleep(2_000);
+    const b = cpuMark();
+    idleTemporalMsPerS = ((b.temporal! - a.temporal!) * 1000) / (b.at - a.at);
+  }
+  const relayBefore = { ...h.relay.stats, batchSizes: { ...h.relay.stats.batchSizes } };
+  const inProcessBefore = h.inProcess ? { ...h.inProcess.stats } : null;
+  const cpu0 = cpuMark();
+  const elu0 = performance.eventLoopUtilization();
+
+  const sent: Sent[] = [];
+  const timeline: { t: number; pending: number; dispatched: number; retrying: number; completed: number }[] = [];
   const loadStart = Date.now();
+  const loadStartDate = new Date(loadStart);
   const sampler = setInterval(() => {
-    void counts().then((c) =>
-      timeline.push({ t: Date.now() - loadStart, pending: c.pending ?? 0, dispatched: c.dispatched ?? 0, completed: c.completed ?? 0 }),
+    void h.counts().then((c) =>
+      timeline.push({
+        t: Date.now() - loadStart,
+        pending: c.pending ?? 0,
+        dispatched: c.dispatched ?? 0,
+        retrying: c.retrying ?? 0,
+        completed: c.completed ?? 0,
+      }),
     );
   }, 500);
   const inflight: Promise<void>[] = [];
-  const total = Math.round(RATE * DURATION_S);
-  for (let i = 0; i < total; i++) {
-    const due = loadStart + (i * 1000) / RATE;
+  const total = Math.round(rate * durationS);
+  for (let k = 0; k < total; k++) {
+    const due = loadStart + (k * 1000) / rate;
     const wait = due - Date.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    inflight.push(post(i));
+    if (wait > 1) await sleep(wait);
+    const body = next();
+    const i = seq.i++;
+    inflight.push(h.post(body, i).then((rec) => void sent.push(rec)));
   }
   await Promise.all(inflight);
   const loadEnd = Date.now();
+  const eluLoad = performance.eventLoopUtilization(elu0).utilization;
 
-  // Drain: when does pending reach 0, and when is every job finished?
+  // Drain: when does pending reach 0, and when is every job finished (none pending, dispatched or handed off)?
   let queueZeroAt: number | null = null;
   let drainedAt: number | null = null;
   let peakPending = Math.max(0, ...timeline.map((s) => s.pending));
-  while (Date.now() - loadEnd < Number(args['drain-timeout']) * 1000) {
-    const c = await counts();
+  while (Date.now() - loadEnd < drainS * 1000) {
+    const c = await h.counts();
     peakPending = Math.max(peakPending, c.pending ?? 0);
     if (queueZeroAt === null && (c.pending ?? 0) === 0) queueZeroAt = Date.now();
-    if ((c.pending ?? 0) + (c.dispatched ?? 0) === 0) {
+    if (unfinished(c) === 0) {
       drainedAt = Date.now();
       break;
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   clearInterval(sampler);
+  // The window for CPU figures ends when every run of the load has closed too (its last
+  // workflow task completes after the jobs are finished).
+  const settled = drainedAt !== null ? await runsSettled(h, loadStartDate, 30_000) : false;
+  const cpu1 = cpuMark();
+  const elu = performance.eventLoopUtilization(elu0).utilization;
 
-  const deliveries = await tdb.pool.query<{ webhook_event_id: string; status: string; processed_at: Date }>(
-    `SELECT webhook_event_id, status, processed_at FROM webhook_deliveries`,
+  const ids = sent.filter((s) => s.status === 200 && s.eventId).map((s) => s.eventId!);
+  const deliveries = await h.tdb.pool.query<{ webhook_event_id: string; status: string; processed_at: Date }>(
+    `SELECT webhook_event_id, status, processed_at FROM webhook_deliveries WHERE webhook_event_id = ANY($1)`,
+    [ids],
   );
   const byEvent = new Map(deliveries.rows.map((d) => [d.webhook_event_id, d]));
   const e2e: number[] = [];
@@ -194,39 +729,232 @@ async function main(): Promise<void> {
   }
   e2e.sort((a, b) => a - b);
   ingest.sort((a, b) => a - b);
+  const finished = e2e.length + failed;
+  const perWebhook = (x: number | null) => (x === null || finished === 0 ? null : round(x / finished, 2));
 
-  const report = {
-    loadavg: (await import('node:os')).loadavg().map((x) => +x.toFixed(2)),
-    config: {
-      direct: args.direct,
-      effects: args.effects,
-      rate: RATE,
-      durationS: DURATION_S,
-      fixture: args.fixture,
-      activities: Number(args.activities),
-      cachedWorkflows: Number(args.cached),
-      workflowTasks: Number(args['wf-tasks']),
-      relayBatch: Number(args.batch),
-    },
+  const stats = h.relay.stats;
+  const batches = stats.batches - relayBefore.batches;
+  const dispatched = stats.dispatched - relayBefore.dispatched;
+  const batchSizes = Object.fromEntries(BUCKETS.map((b) => [b, stats.batchSizes[b] - relayBefore.batchSizes[b]])) as Record<(typeof BUCKETS)[number], number>;
+
+  let temporal = null;
+  if (h.mode === 'temporal') {
+    const runs = await census(h, loadStartDate);
+    const cpu = cpu1.temporal !== null && cpu0.temporal !== null ? cpu1.temporal - cpu0.temporal : null;
+    temporal = {
+      cpuMsPerWebhook: perWebhook(cpu),
+      cpuMsPerWebhookNetOfIdle: cpu === null || idleTemporalMsPerS === null ? null : perWebhook(cpu - (idleTemporalMsPerS * (cpu1.at - cpu0.at)) / 1000),
+      idleCpuMsPerS: round(idleTemporalMsPerS ?? NaN),
+      historyEventsPerWebhook: perWebhook(runs.historyEvents),
+      runsPerWebhook: perWebhook(runs.batchRuns + runs.webhookRuns),
+      batchRuns: runs.batchRuns,
+      webhookRuns: runs.webhookRuns,
+      otherRuns: runs.otherRuns,
+      openRunsAtCensus: runs.open,
+      historyEventsPerBatchRun: runs.batchRuns ? round(runs.batchRunHistoryEvents / runs.batchRuns) : null,
+      runsClosedBeforeCensus: settled,
+    };
+  }
+  const inProcessStats =
+    h.inProcess && inProcessBefore
+      ? {
+          batches: h.inProcess.stats.batches - inProcessBefore.batches,
+          applyCalls: h.inProcess.stats.calls - inProcessBefore.calls,
+          failedWebhooks: h.inProcess.stats.failedWebhooks - inProcessBefore.failedWebhooks,
+          errors: h.inProcess.stats.errors - inProcessBefore.errors,
+          /**
+           * Wall ms of apply calls per webhook attempted in them: a lane applies its batch one
+           * webhook after another, so one lane's ceiling is 1000 / this per second.
+           */
+          applyMsPerWebhook: round(
+            (h.inProcess.stats.applyMs - inProcessBefore.applyMs) / Math.max(1, h.inProcess.stats.attempted - inProcessBefore.attempted),
+            2,
+          ),
+        }
+      : undefined;
+
+  return {
+    config: config(h.mode),
+    mode: h.mode,
+    loadavg: loadavg().map((x) => +x.toFixed(2)),
+    offeredRatePerS: rate,
+    durationS,
     requests: { sent: sent.length, ok200: sent.filter((s) => s.status === 200).length, non200: sent.filter((s) => s.status !== 200).length },
-    achievedRatePerS: +(sent.length / ((loadEnd - loadStart) / 1000)).toFixed(1),
+    achievedRatePerS: round(sent.length / ((loadEnd - loadStart) / 1000)),
     ingestMs: { p50: pct(ingest, 50), p99: pct(ingest, 99) },
     endToEndMs: { p50: pct(e2e, 50), p99: pct(e2e, 99), max: e2e[e2e.length - 1] ?? NaN, processed: e2e.length, failed, missing },
     queue: {
       peakPending,
+      peakDispatched: Math.max(0, ...timeline.map((s) => s.dispatched)),
       zeroAfterLoadMs: queueZeroAt === null ? null : Math.max(0, queueZeroAt - loadEnd),
       allFinishedAfterLoadMs: drainedAt === null ? null : drainedAt - loadEnd,
     },
+    relay: {
+      batches,
+      dispatched,
+      batchSizes,
+      batchesPerWebhook: dispatched ? round(batches / dispatched, 3) : null,
+      meanBatchSize: batches ? round(dispatched / batches) : null,
+      startFailures: stats.startFailures - relayBefore.startFailures,
+      recovered: stats.recovered - relayBefore.recovered,
+    },
+    inProcess: inProcessStats,
+    temporal,
+    cpuMsPerWebhook: {
+      /** This process: API, relay, worker (workflows + activities) and the load generator. */
+      benchProcess: perWebhook(cpu1.node - cpu0.node),
+      /** The API child (--api-process): ingress only. */
+      apiProcess: perWebhook(cpu1.api !== null && cpu0.api !== null ? cpu1.api - cpu0.api : null),
+      postgres: perWebhook(cpu1.pg !== null && cpu0.pg !== null ? cpu1.pg - cpu0.pg : null),
+      temporalServer: temporal?.cpuMsPerWebhook ?? null,
+    },
+    /**
+     * Busy share of this process's one event loop over the window (API, relay, worker and the
+     * load generator share it): near 1, the harness itself is the limit, not the pipeline.
+     */
+    benchEventLoopUtilization: { load: round(eluLoad, 2), window: round(elu, 2) },
+    /** SQL statements this process sent per webhook (see countStatements): round trips, the latency floor of a serial apply. */
+    sqlStatementsPerWebhook: perWebhook(cpu1.sql - cpu0.sql),
+    windowMs: cpu1.at - cpu0.at,
     timeline: args.json ? timeline : undefined,
   };
-  console.log(JSON.stringify(report, null, args.json ? 2 : undefined));
-
-  await runtime.stop();
-  await new Promise((r) => server.close(r));
-  await tdb.drop();
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+type Report = Awaited<ReturnType<typeof runLoad>>;
+
+const pctOf = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
+
+function summarize(r: Report): string[] {
+  const e = r.endToEndMs;
+  const q = r.queue;
+  const t = r.temporal;
+  const hist = BUCKETS.map((b) => `${b}:${r.relay.batchSizes[b]}`).join(' ');
+  const lines = [
+    `[${r.mode}] offered ${r.offeredRatePerS}/s for ${r.durationS} s (achieved ${r.achievedRatePerS}/s, ${r.requests.sent} requests, ${r.requests.non200} non-200), load avg ${r.loadavg.join(' ')}`,
+    `  ingest p50/p99                 ${r.ingestMs.p50} / ${r.ingestMs.p99} ms`,
+    `  200->processedAt p50/p99/max   ${e.p50} / ${e.p99} / ${e.max} ms`,
+    `  processed/failed/missing       ${e.processed} / ${e.failed} / ${e.missing}`,
+    `  queue: pending 0 after load    ${q.zeroAfterLoadMs ?? 'never'} ms; all finished after ${q.allFinishedAfterLoadMs ?? 'never (within the drain window)'} ms; peak pending ${q.peakPending}, peak dispatched ${q.peakDispatched}`,
+    `  batches ${r.relay.batches} for ${r.relay.dispatched} webhooks (${r.relay.batchesPerWebhook} per webhook, mean size ${r.relay.meanBatchSize}); sizes ${hist}`,
+  ];
+  if (t) {
+    lines.push(
+      `  Temporal CPU ${t.cpuMsPerWebhook ?? 'n/a (no --temporal-pid)'} ms/webhook (net of idle ${t.cpuMsPerWebhookNetOfIdle ?? 'n/a'}; idle ${t.idleCpuMsPerS ?? 'n/a'} ms/s); history ${t.historyEventsPerWebhook} events/webhook (${t.historyEventsPerBatchRun} per batch run); runs ${t.runsPerWebhook}/webhook (${t.batchRuns} batch + ${t.webhookRuns} per-webhook${t.openRunsAtCensus ? `, ${t.openRunsAtCensus} still open` : ''})`,
+    );
+  }
+  lines.push(
+    `  SQL statements from the bench process: ${r.sqlStatementsPerWebhook ?? 'n/a'} per webhook${r.config.direct || r.config.apiProcess ? '' : ' (ingress included)'}`,
+  );
+  if (r.inProcess) {
+    lines.push(
+      `  in-process: ${r.inProcess.batches} batches, ${r.inProcess.applyCalls} apply calls, ${r.inProcess.applyMsPerWebhook} ms per webhook inside a call, ${r.inProcess.failedWebhooks} failed webhooks, ${r.inProcess.errors} errors`,
+    );
+  }
+  lines.push(
+    `  CPU ms/webhook: bench process ${r.cpuMsPerWebhook.benchProcess ?? 'n/a'} (its event loop ${pctOf(r.benchEventLoopUtilization.load)} busy during the load, ${pctOf(r.benchEventLoopUtilization.window)} over load + drain)${r.cpuMsPerWebhook.apiProcess !== null ? `, API process ${r.cpuMsPerWebhook.apiProcess}` : ''}, PostgreSQL ${r.cpuMsPerWebhook.postgres ?? 'n/a (no --pg-pid)'}, Temporal server ${r.cpuMsPerWebhook.temporalServer ?? 'n/a'}`,
+  );
+  return lines;
+}
+
+function config(mode: Mode) {
+  return {
+    mode,
+    mix: MIX,
+    fixture: MIX === 'realistic' ? undefined : args.fixture,
+    conversations: MIX === 'realistic' ? Number(args.conversations) : undefined,
+    direct: args.direct,
+    apiProcess: args['api-process'] && !args.direct,
+    effects: args.effects,
+    relay: relayOptions(),
+    worker:
+      mode === 'temporal' ? { activities: Number(args.activities), cachedWorkflows: Number(args.cached), workflowTasks: Number(args['wf-tasks']) } : undefined,
+    temporalPid: TEMPORAL_PID,
+    pgPid: PG_PID,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capacity: step the rate until the tail or the drain gives out
+// ---------------------------------------------------------------------------------------------
+
+async function capacity(mode: Mode) {
+  const h = await startHarness(mode);
+  const next = bodyStream(MIX, '1650', Number(args.conversations));
+  const seq = { i: 0 };
+  const steps: (Report & { pass: boolean; why: string | null })[] = [];
+  let highest: number | null = null;
+  let stoppedBecause = `--max-steps ${args['max-steps']} reached: no limit found`;
+  try {
+    let rate = Number(args.start);
+    for (let n = 0; n < Number(args['max-steps']); n++) {
+      const r = await runLoad(h, next, Math.round(rate), Number(args['step-duration']), Number(args['step-drain']), seq);
+      const why =
+        r.requests.non200 > 0
+          ? `${r.requests.non200} non-200`
+          : r.queue.allFinishedAfterLoadMs === null || r.endToEndMs.missing + r.endToEndMs.failed > 0
+            ? `not all processed within ${args['step-drain']} s (${r.endToEndMs.processed}/${r.requests.ok200})`
+            : r.endToEndMs.p99 >= Number(args['p99-limit'])
+              ? `p99 ${r.endToEndMs.p99} ms >= ${args['p99-limit']} ms`
+              : null;
+      steps.push({ ...r, pass: why === null, why });
+      say(
+        `[${mode} capacity] ${r.offeredRatePerS}/s: achieved ${r.achievedRatePerS}/s, e2e p50/p99 ${r.endToEndMs.p50}/${r.endToEndMs.p99} ms, ` +
+          `finished ${r.queue.allFinishedAfterLoadMs ?? 'never'} ms after load, batches/webhook ${r.relay.batchesPerWebhook}` +
+          (r.temporal ? `, Temporal ${r.temporal.cpuMsPerWebhook ?? 'n/a'} ms/webhook, ${r.temporal.historyEventsPerWebhook} events/webhook` : '') +
+          ` -> ${why ? `FAIL (${why})` : 'pass'}`,
+      );
+      if (why) {
+        stoppedBecause = `${r.offeredRatePerS}/s failed: ${why}`;
+        break;
+      }
+      highest = r.offeredRatePerS;
+      rate *= Number(args.factor);
+    }
+  } finally {
+    await h.stop();
+  }
+  return {
+    config: config(mode),
+    highestSustainedRatePerS: highest,
+    stoppedBecause,
+    steps: steps.map((s) => ({ ...s, config: undefined, timeline: undefined })),
+  };
+}
+
+async function main(): Promise<void> {
+  if (args['no-temporal'] && args['only-temporal']) throw new Error('--no-temporal and --only-temporal exclude each other');
+  if (args.capacity) {
+    const modes: Mode[] = args['no-temporal'] ? ['no-temporal'] : args['only-temporal'] ? ['temporal'] : ['temporal', 'no-temporal'];
+    const results: Partial<Record<Mode, Awaited<ReturnType<typeof capacity>>>> = {};
+    for (const mode of modes) results[mode] = await capacity(mode);
+    const t = results.temporal?.highestSustainedRatePerS;
+    const b = results['no-temporal']?.highestSustainedRatePerS;
+    const ratio = t && b ? round(t / b, 2) : null;
+    say(
+      `capacity (p99 < ${args['p99-limit']} ms, all processed within ${args['step-drain']} s, ${args['step-duration']} s steps from ${args.start}/s x${args.factor}):`,
+    );
+    for (const mode of modes) say(`  ${mode}: highest sustained ${results[mode]!.highestSustainedRatePerS ?? 'none'}/s (${results[mode]!.stoppedBecause})`);
+    if (modes.length === 2) say(`  Temporal / no-Temporal: ${ratio ?? 'n/a'}`);
+    console.log(JSON.stringify({ capacity: results, ratioTemporalToNoTemporal: ratio }, null, args.json ? 2 : undefined));
+    return;
+  }
+  const mode: Mode = args['no-temporal'] ? 'no-temporal' : 'temporal';
+  const h = await startHarness(mode);
+  try {
+    const r = await runLoad(h, bodyStream(MIX, '1650', Number(args.conversations)), Number(args.rate), Number(args.duration), Number(args['drain-timeout']), {
+      i: 0,
+    });
+    for (const line of summarize(r)) say(line);
+    console.log(JSON.stringify(r, null, args.json ? 2 : undefined));
+  } finally {
+    await h.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
