@@ -1,4 +1,5 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema/index';
 
@@ -7,6 +8,15 @@ export type Db = NodePgDatabase<Schema>;
 /** A transaction handle; query functions accept either so callers can compose them. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
+
+/**
+ * Runs `work` atomically: directly on `db` when it is already a transaction (the caller's
+ * transaction makes it atomic, without a savepoint's two extra round trips), in a new
+ * transaction when it is a pool.
+ */
+export function atomically<T>(db: DbOrTx, work: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  return db instanceof PgTransaction ? work(db) : db.transaction(work);
+}
 
 export interface Database {
   db: Db;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { OUTBOX_CHANNEL, PROCESS_WEBHOOK_EVENT, type Clock } from '@mos/core';
-import { claimWebhookBatches, findStaleBatches, type ClaimedBatch, type Db } from '@mos/db';
+import { claimWebhookBatches, findStaleBatches, LANE_FREED, type ClaimedBatch, type Db } from '@mos/db';
 import type { Logger } from '@mos/config';
 import { MAX_WEBHOOK_BATCH, webhookBatchWorkflowId } from '@mos/workflows/contract';
 import type { BatchDispatcher } from './batch-dispatcher';
@@ -91,6 +91,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   let listener: pg.Client | null = null;
   let listenAttempt = 0;
   let lastSweep = 0;
+  // Every lane held by a batch in flight: a new job's NOTIFY cannot be claimed now, so only a
+  // lane being freed (or the poll) is worth a claim. Saves a claim transaction per arriving
+  // webhook under load.
+  let allLanesBusy = false;
 
   const wake = () => {
     if (wakeUp) wakeUp();
@@ -130,9 +134,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     // Ready before claiming: an outage leaves rows pending rather than dispatched to nowhere.
     await opts.dispatcher.ready();
     const now = opts.clock.now();
-    const batches = await opts.db.transaction((tx) =>
+    const { batches, lanesBusy } = await opts.db.transaction((tx) =>
       claimWebhookBatches(tx, { jobType: PROCESS_WEBHOOK_EVENT, lanes, maxBatch: batchSize, now, workflowIdOf: webhookBatchWorkflowId }),
     );
+    allLanesBusy = lanesBusy >= lanes;
     if (batches.length === 0) return 0;
     const results = await Promise.allSettled(batches.map(dispatch));
     let claimed = 0;
@@ -195,7 +200,9 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       setTimeout(() => void listen(), delay).unref();
     };
     listener = client;
-    client.on('notification', wake);
+    client.on('notification', (msg) => {
+      if (!allLanesBusy || msg.payload === LANE_FREED) wake();
+    });
     client.on('error', retry);
     client.on('end', () => retry(new Error('connection ended')));
     try {

@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { escapeNul, normalizeEnvelope, parseProviderEnvelope, summarizeEvent, type Clock, type NormalizedEvent } from '@mos/core';
 import {
+  LANE_FREED,
   boundStatementTime,
   findDeliveryForJob,
   finishWebhookProcessing,
@@ -9,7 +10,8 @@ import {
   notifyOutbox,
   topicsOfJobs,
   loadEventForProcessing,
-  lockJobForApply,
+  loadJobForApply,
+  recordWebhookProcessed,
   recordWebhookOutcome,
   type Db,
   type DbOrTx,
@@ -126,8 +128,7 @@ function currentRun(): Run | undefined {
  */
 async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob, run: Run | undefined): Promise<'applied' | 'already_applied'> {
   const { workspaceId, webhookEventId, jobId } = job;
-  await lockJobForApply(tx, workspaceId, jobId);
-  const done = await findDeliveryForJob(tx, workspaceId, jobId);
+  const { delivery: done, event } = await loadJobForApply(tx, workspaceId, jobId, webhookEventId);
   if (done?.status === 'processed') {
     // Finish again in case an earlier attempt recorded the delivery but not the job (older code).
     await recordWebhookOutcome(tx, workspaceId, {
@@ -143,7 +144,6 @@ async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob
     return 'already_applied';
   }
 
-  const event = await loadEventForProcessing(tx, workspaceId, webhookEventId);
   if (!event) throw permanent(WebhookFailureType.EventNotFound, `webhook event ${webhookEventId} not found in workspace`);
   const storedAsUnparseable = UNPARSEABLE_TOPICS[event.topic];
   if (!event.rawBody) throw permanent(storedAsUnparseable ?? WebhookFailureType.InvalidPayload, 'stored event has no body');
@@ -177,14 +177,12 @@ async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob
       throw withoutPersonalData(err, family.family);
     }
   }
-  await recordWebhookOutcome(tx, workspaceId, {
+  await recordWebhookProcessed(tx, workspaceId, {
     deliveryId: job.deliveryId,
     webhookEventId,
     jobId,
     topic,
-    status: 'processed',
     families: families.map(summarizeEvent),
-    error: null,
     now: deps.clock.now(),
     reparsed,
     run,
@@ -255,7 +253,7 @@ export function createApplyWebhookBatch(deps: ActivityDeps, opts: { budgetMs?: n
         for (const o of result) if (o.outcome === 'failed' && topics[o.jobId]) o.topic = topics[o.jobId];
       }
       // A lane may be free now: wake the relay rather than leave it to its poll.
-      await notifyOutbox(tx, 'batch');
+      await notifyOutbox(tx, LANE_FREED);
       return result;
     });
     deps.log.debug({ batchId: input.batchId, size: input.jobs.length, ms: Date.now() - started }, 'webhook batch applied');

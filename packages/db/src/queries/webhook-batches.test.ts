@@ -26,7 +26,7 @@ beforeEach(async () => {
   await tdb.pool.query(`DELETE FROM outbox_jobs`);
 });
 
-const claim = (opts: { maxBatch?: number; lanes?: number } = {}) =>
+const claimWithBusy = (opts: { maxBatch?: number; lanes?: number } = {}) =>
   tdb.db.transaction((tx) =>
     claimWebhookBatches(tx, {
       jobType: PROCESS_WEBHOOK_EVENT,
@@ -36,6 +36,7 @@ const claim = (opts: { maxBatch?: number; lanes?: number } = {}) =>
       workflowIdOf: (id) => `webhook-batch-${id}`,
     }),
   );
+const claim = async (opts: { maxBatch?: number; lanes?: number } = {}) => (await claimWithBusy(opts)).batches;
 const store = async (orderingKey: string | null) => (await storeTestWebhookJob(tdb.db, ws, { body: '{}', orderingKey, notify: false })).jobId;
 
 /** The lane PostgreSQL computes for a key (the claim's own expression). */
@@ -68,7 +69,7 @@ describe('claimWebhookBatches', () => {
     const delivered = await store('conv:b');
     const read = await store('conv:b');
     // The lane is held by `sent`'s batch: `delivered` must not overtake it.
-    expect(await claim()).toEqual([]);
+    expect(await claimWithBusy()).toEqual({ batches: [], lanesBusy: 1 });
     await tdb.pool.query(`UPDATE outbox_jobs SET status = 'completed' WHERE id = $1`, [sent]);
     const next = await claim();
     expect(next.map((b) => b.jobs.map((j) => j.jobId))).toEqual([[delivered, read]]);

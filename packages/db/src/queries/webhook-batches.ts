@@ -51,53 +51,70 @@ const laneOf = (lanes: number) => sql`mod(abs(hashtext(coalesce(j.ordering_key, 
 // put one conversation into two batches in flight. The claim takes milliseconds.
 const CLAIM_LOCK = sql`pg_try_advisory_xact_lock(hashtext('mos-outbox-claim'))`;
 
+/** The NOTIFY payload that says a lane may be free (a batch call committed, jobs handed off). */
+export const LANE_FREED = 'lane-freed';
+
+export interface ClaimResult {
+  batches: ClaimedBatch[];
+  /** Lanes busy after this claim (held by batches in flight, this claim's included). */
+  lanesBusy: number;
+}
+
 /**
  * Claims up to `maxBatch` pending jobs for each free lane and marks them dispatched with their
  * batch id (the first job's id) and the batch's workflow id, in the caller's transaction.
- * Returns no batch when another relay is claiming. Jobs dispatched before batching (no batch
+ * Claims nothing when another relay is claiming. Jobs dispatched before batching (no batch
  * id) do not hold a lane: their own runs finish them.
  */
 export async function claimWebhookBatches(
   tx: DbOrTx,
   opts: { jobType: string; lanes: number; maxBatch: number; now: Date; workflowIdOf: (batchId: string) => string },
-): Promise<ClaimedBatch[]> {
+): Promise<ClaimResult> {
+  // A statement of its own, so the claim below reads a snapshot taken after the lock is held.
   const lock = await tx.execute<{ ok: boolean }>(sql`SELECT ${CLAIM_LOCK} AS ok`);
-  if (!lock.rows[0]?.ok) return [];
+  if (!lock.rows[0]?.ok) return { batches: [], lanesBusy: 0 };
   // Every lane's pending jobs form a prefix of the global seq order, so taking the first
   // rows overall and then the first `maxBatch` of each lane never skips an older job.
-  const res = await tx.execute<JobRow>(sql`
+  const res = await tx.execute<JobRow & { busy_lanes: number }>(sql`
     WITH busy AS (
       SELECT DISTINCT ${laneOf(opts.lanes)} AS lane FROM outbox_jobs j
        WHERE j.status = 'dispatched' AND j.job_type = ${opts.jobType} AND j.batch_id IS NOT NULL
+    ), candidates AS (
+      SELECT j.id, j.workspace_id, j.payload->>'webhookEventId' AS webhook_event_id, ${laneOf(opts.lanes)} AS lane, j.seq
+        FROM outbox_jobs j
+       WHERE j.status = 'pending' AND j.job_type = ${opts.jobType} AND j.available_at <= ${opts.now}
+         AND ${laneOf(opts.lanes)} NOT IN (SELECT lane FROM busy)
+       ORDER BY j.seq
+       LIMIT ${opts.maxBatch * opts.lanes}
+         FOR UPDATE OF j SKIP LOCKED
     )
-    SELECT j.id, j.workspace_id, j.payload->>'webhookEventId' AS webhook_event_id, e.topic, e.source, e.delivery_id, ${laneOf(opts.lanes)} AS lane
-      FROM outbox_jobs j
-      LEFT JOIN webhook_events e ON e.workspace_id = j.workspace_id AND e.id = j.payload->>'webhookEventId'
-     WHERE j.status = 'pending' AND j.job_type = ${opts.jobType} AND j.available_at <= ${opts.now}
-       AND ${laneOf(opts.lanes)} NOT IN (SELECT lane FROM busy)
-     ORDER BY j.seq
-     LIMIT ${opts.maxBatch * opts.lanes}
-       FOR UPDATE OF j SKIP LOCKED`);
+    SELECT (SELECT count(*)::int FROM busy) AS busy_lanes, c.id, c.workspace_id, c.webhook_event_id, c.lane, e.topic, e.source, e.delivery_id
+      FROM (SELECT 1) AS one
+      LEFT JOIN candidates c ON true
+      LEFT JOIN webhook_events e ON e.workspace_id = c.workspace_id AND e.id = c.webhook_event_id
+     ORDER BY c.seq`);
+  const busyBefore = res.rows[0]?.busy_lanes ?? 0;
   const byLane = new Map<number, JobRow[]>();
   for (const row of res.rows) {
+    if ((row.id as string | null) === null) continue; // no candidate: the one row carries busy_lanes only
     const lane = byLane.get(row.lane) ?? [];
     if (lane.length < opts.maxBatch) lane.push(row);
     byLane.set(row.lane, lane);
   }
-  const batches: ClaimedBatch[] = [];
-  for (const [lane, rows] of byLane) {
-    const batchId = rows[0]!.id;
+  const batches: ClaimedBatch[] = [...byLane].map(([lane, rows]) => ({ batchId: rows[0]!.id, lane, jobs: rows.map(toJob) }));
+  if (batches.length > 0) {
+    const marks = sql.join(
+      batches.flatMap((b) => b.jobs.map((j) => sql`(${j.jobId}::text, ${b.batchId}::text, ${opts.workflowIdOf(b.batchId)}::text)`)),
+      sql`, `,
+    );
     await tx.execute(sql`
-      UPDATE outbox_jobs
-         SET status = 'dispatched', batch_id = ${batchId}, workflow_id = ${opts.workflowIdOf(batchId)},
-             dispatched_at = ${opts.now}, updated_at = ${opts.now}, attempts = attempts + 1, last_error = NULL
-       WHERE id IN (${sql.join(
-         rows.map((r) => sql`${r.id}`),
-         sql`, `,
-       )}) AND status = 'pending'`);
-    batches.push({ batchId, lane, jobs: rows.map(toJob) });
+      UPDATE outbox_jobs j
+         SET status = 'dispatched', batch_id = m.batch_id, workflow_id = m.workflow_id,
+             dispatched_at = ${opts.now}, updated_at = ${opts.now}, attempts = j.attempts + 1, last_error = NULL
+        FROM (VALUES ${marks}) AS m(id, batch_id, workflow_id)
+       WHERE j.id = m.id AND j.status = 'pending'`);
   }
-  return batches;
+  return { batches, lanesBusy: busyBefore + batches.length };
 }
 
 function toJob(r: JobRow): ClaimedBatchJob {
@@ -165,7 +182,7 @@ export async function handOffWebhookJobs(
       UPDATE webhook_events e SET workflow_id = m.workflow_id, run_id = NULL
         FROM moved m WHERE e.workspace_id = m.workspace_id AND e.id = m.event_id
     )
-    SELECT id, pg_notify(${OUTBOX_CHANNEL}, id) FROM moved`);
+    SELECT id, pg_notify(${OUTBOX_CHANNEL}, ${LANE_FREED}) FROM moved`);
   return res.rows.map((r) => r.id);
 }
 

@@ -63,16 +63,6 @@ export interface FinishProcessingInput {
 }
 
 /**
- * Locks the job row for the caller's transaction and says whether it may still be applied.
- * Two appliers of one job (a batch retried after a crash while the job's own run starts, an
- * operator's reset) queue here; the second then finds the processed delivery and skips.
- */
-export async function lockJobForApply(tx: DbOrTx, workspaceId: string, jobId: string): Promise<{ status: string } | null> {
-  const res = await tx.execute<{ status: string }>(sql`SELECT status FROM outbox_jobs WHERE workspace_id = ${workspaceId} AND id = ${jobId} FOR UPDATE`);
-  return res.rows[0] ?? null;
-}
-
-/**
  * Records the outcome of one job in one transaction: the delivery row (unique per job, so a
  * retried activity updates rather than duplicates it), the event's normalization status and
  * the job's final state. A processed delivery is never downgraded to failed. Returns the
@@ -116,4 +106,96 @@ export async function recordWebhookOutcome(tx: DbOrTx, workspaceId: string, inpu
     now: input.now,
   });
   return stored;
+}
+
+/** What an apply needs to decide and do, read while locking the job: one round trip. */
+export interface JobForApply {
+  /** null: no such job in this workspace. */
+  jobStatus: string | null;
+  /** The job's delivery, when one is recorded (processed: skip). */
+  delivery: { id: string; status: string; topic: string; families: unknown[]; processedAt: Date | null } | null;
+  event: EventForProcessing | null;
+}
+
+interface JobForApplyRow extends Record<string, unknown> {
+  job_status: string | null;
+  delivery_id: string | null;
+  delivery_status: string | null;
+  delivery_topic: string | null;
+  delivery_families: unknown[] | null;
+  delivery_processed_at: Date | null;
+  event_id: string | null;
+  event_topic: string | null;
+  event_source: string | null;
+  raw_body: Buffer | null;
+  received_at: Date | null;
+}
+
+/**
+ * Locks the job row for the caller's transaction and reads its delivery and its event in the
+ * same statement. Two appliers of one job (a batch retried after a crash while the job's own
+ * run starts, an operator's reset) queue on the lock; the second then finds the processed
+ * delivery and skips.
+ */
+export async function loadJobForApply(tx: DbOrTx, workspaceId: string, jobId: string, webhookEventId: string): Promise<JobForApply> {
+  const res = await tx.execute<JobForApplyRow>(sql`
+    SELECT j.status AS job_status,
+           d.id AS delivery_id, d.status AS delivery_status, d.topic AS delivery_topic, d.families AS delivery_families, d.processed_at AS delivery_processed_at,
+           e.id AS event_id, e.topic AS event_topic, e.source AS event_source, e.raw_body, e.received_at
+      FROM outbox_jobs j
+      LEFT JOIN webhook_deliveries d ON d.workspace_id = j.workspace_id AND d.job_id = j.id
+      LEFT JOIN webhook_events e ON e.workspace_id = j.workspace_id AND e.id = ${webhookEventId}
+     WHERE j.workspace_id = ${workspaceId} AND j.id = ${jobId}
+       FOR UPDATE OF j`);
+  const r = res.rows[0];
+  // No job row (not something the pipeline creates): nothing to lock; the event decides.
+  if (!r)
+    return {
+      jobStatus: null,
+      delivery: await findDeliveryForJob(tx, workspaceId, jobId),
+      event: await loadEventForProcessing(tx, workspaceId, webhookEventId),
+    };
+  return {
+    jobStatus: r.job_status,
+    delivery: r.delivery_id
+      ? {
+          id: r.delivery_id,
+          status: r.delivery_status!,
+          topic: r.delivery_topic!,
+          families: r.delivery_families ?? [],
+          processedAt: r.delivery_processed_at ? new Date(r.delivery_processed_at) : null,
+        }
+      : null,
+    event: r.event_id ? { id: r.event_id, topic: r.event_topic!, source: r.event_source!, rawBody: r.raw_body, receivedAt: new Date(r.received_at!) } : null,
+  };
+}
+
+/**
+ * The processed outcome of an apply in ONE statement (delivery, event, job), for the caller
+ * that holds the job's lock and has seen no processed delivery: recordWebhookOutcome's three
+ * writes without two of its round trips. A processed delivery is still never overwritten.
+ */
+export async function recordWebhookProcessed(tx: DbOrTx, workspaceId: string, input: Omit<FinishProcessingInput, 'status' | 'error'>): Promise<void> {
+  const r = input.reparsed;
+  await tx.execute(sql`
+    WITH d AS (
+      INSERT INTO webhook_deliveries (id, workspace_id, webhook_event_id, job_id, topic, status, families, error, processed_at)
+      VALUES (${input.deliveryId}, ${workspaceId}, ${input.webhookEventId}, ${input.jobId}, ${input.topic}, 'processed', ${JSON.stringify(input.families)}::jsonb, NULL, ${input.now})
+      ON CONFLICT (workspace_id, job_id) DO UPDATE
+        SET status = 'processed', families = excluded.families, error = NULL, processed_at = excluded.processed_at, topic = excluded.topic
+        WHERE webhook_deliveries.status <> 'processed'
+    ), e AS (
+      UPDATE webhook_events
+         SET normalization_status = 'processed',
+             workflow_id = coalesce(${input.run?.workflowId ?? null}::text, workflow_id),
+             run_id = CASE WHEN ${input.run?.workflowId ?? null}::text IS NULL THEN run_id ELSE ${input.run?.runId ?? null}::text END,
+             topic = coalesce(${r?.topic ?? null}::text, topic),
+             summary = coalesce(${r ? JSON.stringify(r.summary) : null}::jsonb, summary),
+             account_id = CASE WHEN ${r ? 1 : 0}::int = 1 THEN ${r?.accountId ?? null}::text ELSE account_id END,
+             phone_number_id = CASE WHEN ${r ? 1 : 0}::int = 1 THEN ${r?.phoneNumberId ?? null}::text ELSE phone_number_id END,
+             display_phone_number = CASE WHEN ${r ? 1 : 0}::int = 1 THEN ${r?.displayPhoneNumber ?? null}::text ELSE display_phone_number END
+       WHERE workspace_id = ${workspaceId} AND id = ${input.webhookEventId}
+    )
+    UPDATE outbox_jobs SET status = 'completed', last_error = NULL, completed_at = ${input.now}, updated_at = ${input.now}
+     WHERE workspace_id = ${workspaceId} AND id = ${input.jobId} AND status IN ('pending', 'dispatched', 'retrying', 'failed')`);
 }

@@ -1,5 +1,5 @@
 import { systemClock, type AccountUpdatedEvent, type Clock } from '@mos/core';
-import { applyChannelLimitChange, recordAccountEvent, type ChannelLimitChange, type DbOrTx } from '@mos/db';
+import { applyChannelLimitChange, atomically, recordAccountEvent, type ChannelLimitChange, type DbOrTx } from '@mos/db';
 import { familyTime, type FamilyEffects } from './family-effects';
 
 /**
@@ -43,7 +43,7 @@ export function createAccountEffects(deps: { clock?: Clock } = {}): Pick<FamilyE
     async applyAccountUpdate(db: DbOrTx, workspaceId: string, family: AccountUpdatedEvent): Promise<void> {
       const now = clock.now();
       const at = familyTime(family.occurredAt);
-      await db.transaction(async (tx) => {
+      await atomically(db, async (tx) => {
         await recordAccountEvent(
           tx,
           workspaceId,

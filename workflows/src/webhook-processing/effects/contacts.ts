@@ -1,4 +1,4 @@
-import type { DbOrTx } from '@mos/db';
+import { atomically, type DbOrTx } from '@mos/db';
 import type { Logger } from '@mos/config';
 import type { FamilyEffects } from './family-effects';
 import { applyContactChange, applyPreferences } from './contact-changes';
@@ -27,9 +27,9 @@ export type ContactEffects = Pick<
 >;
 
 /**
- * Effects of the contact, conversation and message families. Each family applies atomically
- * in `db.transaction` on the executor the caller passes (a savepoint inside the caller's
- * transaction, or a transaction of its own on a pool), and every write is an upsert keyed by provider ids, a monotonic merge or a
+ * Effects of the contact, conversation and message families. Each family applies atomically:
+ * in the caller's transaction when it passes one (the pipeline applies a whole webhook in one),
+ * in a transaction of its own on a pool (`atomically`), and every write is an upsert keyed by provider ids, a monotonic merge or a
  * recomputation from stored history, so retries, replays and out-of-order deliveries converge
  * on the same rows. Logs carry ids only: phone numbers, user ids, names and message content
  * are personal data.
@@ -39,7 +39,7 @@ export function createContactEffects(deps: ContactEffectsDeps): ContactEffects {
   const inTx =
     <E>(apply: (tx: DbOrTx, workspaceId: string, ev: E, log?: Logger) => Promise<void>) =>
     (db: DbOrTx, workspaceId: string, ev: E): Promise<void> =>
-      db.transaction((tx) => apply(tx, workspaceId, ev, log));
+      atomically(db, (tx) => apply(tx, workspaceId, ev, log));
   return {
     applyInbound: inTx(applyInbound),
     applyReaction: inTx(applyReaction),

@@ -22,9 +22,8 @@ import type { DbOrTx } from '@mos/db';
  * executor `db` first (a pool, or a transaction or savepoint the caller opened so that a whole
  * webhook, all its families and its processed marker, applies atomically) and writes only
  * through it, never through a pool of its own. A family whose writes must be atomic wraps
- * them in `db.transaction(...)`, which drizzle runs as a SAVEPOINT when `db` is already a
- * transaction and as a real transaction when it is a pool, so either caller keeps per-family
- * atomicity. Every method may run more than once for the same family (an activity retried
+ * them in `atomically(db, ...)` (@mos/db): the caller's transaction when `db` is one (the
+ * pipeline's: the webhook is the unit), a transaction of its own when it is a pool. Every method may run more than once for the same family (an activity retried
  * after a crash, a staff reset in the Temporal UI), so it must be idempotent (upsert keyed by
  * provider ids) and tolerate out-of-order delivery (a `read` before its `delivered`). Throw to
  * have the activity retried with backoff; throw an `ApplicationFailure` with
