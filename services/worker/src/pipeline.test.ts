@@ -104,6 +104,9 @@ describe('webhook pipeline', () => {
     const job = await finished(jobId);
     // Idle: the webhook was not held back for a batch to fill; it ran alone, in a batch of one.
     expect(job).toMatchObject({ status: 'completed', batchId: jobId, workflowId: webhookBatchWorkflowId(jobId), lastError: null });
+    expect((await tdb.db.select().from(outboxJobs).where(eq(outboxJobs.batchId, jobId))).map((j) => j.id)).toEqual([jobId]);
+    // Dispatched on its NOTIFY, not after a wait for company (the poll is 10 s).
+    expect(job.dispatchedAt!.getTime() - job.createdAt.getTime()).toBeLessThan(POLL_MS / 2);
     const delivery = await deliveryFor(jobId);
     expect(delivery).toMatchObject({ webhookEventId, topic: 'messages', status: 'processed', error: null });
     expect(delivery!.id).toMatch(/^del_/);
