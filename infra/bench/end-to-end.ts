@@ -10,11 +10,18 @@
  * up.sh runs them; see stack.sh), then:
  *
  *   source "$(infra/bench/stack.sh)"
- *   pnpm exec tsx infra/bench/end-to-end.ts --rate 100 --duration 60                 # Temporal path
- *   pnpm exec tsx infra/bench/end-to-end.ts --rate 100 --duration 60 --mix realistic
- *   pnpm exec tsx infra/bench/end-to-end.ts --rate 100 --duration 60 --no-temporal   # baseline
- *   pnpm exec tsx infra/bench/end-to-end.ts --capacity --mix realistic               # both paths + ratio
+ *   pnpm exec tsx infra/bench/end-to-end.ts --rate 100 --duration 60 --api-process --worker-process --mix realistic   # as up.sh runs it
+ *   pnpm exec tsx infra/bench/end-to-end.ts --rate 100 --duration 60 --api-process --worker-process --mix realistic --no-temporal   # baseline
+ *   pnpm exec tsx infra/bench/end-to-end.ts --rate 100 --duration 60 --api-process --worker-process --mix realistic --no-eager      # eager start off
+ *   pnpm exec tsx infra/bench/end-to-end.ts --capacity --api-process --worker-process --mix realistic   # both paths + ratio
+ *   pnpm exec tsx infra/bench/end-to-end.ts --rate 100 --duration 60                 # everything in one process (the old default)
  *   infra/bench/stack.sh stop
+ *
+ * As up.sh runs it means `--api-process --worker-process`: ./infra/up.sh runs the API and the
+ * worker as separate processes, so the load generator, the ingress and the worker side each
+ * get their own event loop. Without them all three share this process's one event loop, which
+ * at ~100/s is close to saturated (see benchEventLoopUtilization): the bench then measures
+ * itself, not the pipeline.
  *
  * Options:
  *   --rate 100 --duration 60    offered rate (requests/s) and load duration (s)
@@ -32,7 +39,18 @@
  *   --activities 100 --cached 1000 --wf-tasks 40   Temporal worker tuning
  *   --effects default|noop      noop: effects record nothing beyond the delivery
  *   --direct                    skip HTTP: insert event + job + NOTIFY in the ingress's transaction shape
- *   --no-temporal               the same relay with a dispatcher that applies each batch in this process
+ *   --api-process               serve the ingress from a child process (ingest-server.ts, the real Express app)
+ *   --worker-process            run the worker side in a child process (worker-process.ts): in Temporal mode
+ *                               startWorkerRuntime (relay + Temporal worker + batch apply, production effects
+ *                               unless --effects noop), with --no-temporal the relay + in-process dispatcher
+ *                               (pipeline.ts: one implementation for both places). The child reports its relay
+ *                               and in-process counters, CPU, event-loop utilization and SQL statements over IPC;
+ *                               the bench waits for it to be ready (relay listening, worker running) before the
+ *                               warm-up and stops it with SIGTERM at the end. One child per path (a capacity
+ *                               run's steps share it; its counters are diffed per step).
+ *   --worker-pool 10            the worker child's pool size (DATABASE_POOL_MAX; up.sh's worker runs the default 10)
+ *   --no-eager                  start batch runs without eager start (relay default: eager); Temporal path only
+ *   --no-temporal               the same relay with a dispatcher that applies each batch in the worker side's process
  *                               (createApplyWebhookBatch, looping on `not_attempted`), no Temporal at all:
  *                               the physical limit of our own work. TEMPORAL_ADDRESS is not needed.
  *   --drain-timeout 120         s after the load to wait for every job to finish
@@ -55,8 +73,11 @@
  * utime+stime from /proc over load start -> every run closed, with its idle rate measured for 2 s
  * before the load), history events per webhook (sum of `historyLength` of the runs started on the
  * bench's task queue during the load, divided by webhooks finished) and runs per webhook (batch
- * runs + per-webhook runs). Also this process's CPU (API + relay + worker + load generator) and
- * PostgreSQL's (postmaster + backends), per webhook.
+ * runs + per-webhook runs). CPU ms per webhook of each process: this one (the load generator,
+ * plus the API and the worker side unless they run in children), the API child, the worker
+ * child (its process.cpuUsage over IPC, all threads) and PostgreSQL (postmaster + backends); the
+ * event-loop utilization of this process and of the worker child (main thread), during the load
+ * and over load + drain; SQL statements per webhook of this process and of the worker child.
  *
  * Imports go through relative paths because infra/ is not a workspace package.
  */
@@ -67,24 +88,27 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { createLogger, loadEnv } from '../../packages/config/src/index';
+import { createLogger, loadEnv, type Env } from '../../packages/config/src/index';
 import { createVault } from '../../packages/db/src/index';
 import { providerClientFromEnv } from '../../packages/provider/src/index';
 import { lazyTemporalClient, type LazyTemporalClient } from '../../packages/app/src/index';
 import { signProviderBody, type Clock } from '../../packages/core/src/index';
-import { setProviderIngressWorkspace, upsertWorkspace, type ClaimedBatch } from '../../packages/db/src/index';
+import { setProviderIngressWorkspace, upsertWorkspace } from '../../packages/db/src/index';
 import { createTestDatabase, prepareTemplateDatabase, storeTestWebhookJob, type TestDatabase } from '../../packages/db/src/testing/index';
 import { createApiApp } from '../../services/api/src/app';
-import { batchInput, createOutboxRelay, defaultEffects, startWorkerRuntime, type BatchDispatcher, type OutboxRelay } from '../../services/worker/src/index';
-import { composeEffects, ensureSearchAttributes, type FamilyEffects } from '../../workflows/src/index';
-import { createApplyWebhookBatch, createRecordFailure, type ActivityDeps } from '../../workflows/src/webhook-processing/activities';
+import { WEBHOOK_BATCH_WORKFLOW_TYPE, WEBHOOK_WORKFLOW_TYPE } from '../../workflows/src/webhook-processing/contract';
 import {
-  WEBHOOK_BATCH_WORKFLOW_TYPE,
-  WEBHOOK_WORKFLOW_TYPE,
-  WebhookFailureType,
-  type WebhookBatchJob,
-  type WebhookOutcome,
-} from '../../workflows/src/webhook-processing/contract';
+  countStatements,
+  pipelineSnapshot,
+  sqlStatements,
+  startPipeline,
+  type FromWorker,
+  type Mode,
+  type PipelineConfig,
+  type ToWorker,
+  type WorkerRequest,
+  type WorkerSnapshot,
+} from './pipeline';
 
 const { values: args } = parseArgs({
   options: {
@@ -106,6 +130,12 @@ const { values: args } = parseArgs({
     direct: { type: 'boolean', default: false },
     /** Serve the ingress from a child process (ingest-server.ts, the real Express app), as up.sh runs the API apart from the worker. */
     'api-process': { type: 'boolean', default: false },
+    /** Run the worker side (relay + Temporal worker, or relay + in-process apply) in a child process (worker-process.ts), as up.sh runs the worker apart. */
+    'worker-process': { type: 'boolean', default: false },
+    /** The worker child's pool size (DATABASE_POOL_MAX; up.sh's worker runs the default, 10). */
+    'worker-pool': { type: 'string', default: '10' },
+    /** Start batch runs without eager start (the relay's default is eager). */
+    'no-eager': { type: 'boolean', default: false },
     'no-temporal': { type: 'boolean', default: false },
     'only-temporal': { type: 'boolean', default: false },
     'temporal-pid': { type: 'string', default: process.env.MOS_BENCH_TEMPORAL_PID ?? '' },
@@ -129,7 +159,6 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const round = (x: number, digits = 1) => (Number.isFinite(x) ? +x.toFixed(digits) : null);
 
-type Mode = 'temporal' | 'no-temporal';
 type Mix = 'single' | 'distinct' | 'realistic';
 const MIX = args.mix as Mix;
 if (!['single', 'distinct', 'realistic'].includes(MIX)) throw new Error(`--mix must be single, distinct or realistic (got ${args.mix})`);
@@ -272,150 +301,150 @@ function pidOption(name: 'temporal-pid' | 'pg-pid'): number | null {
 const TEMPORAL_PID = pidOption('temporal-pid');
 const PG_PID = pidOption('pg-pid');
 
-/**
- * SQL statements sent by this process (every node-postgres client: ingress when in process,
- * relay, worker activities, and this bench's 2/s queue sampling). Counted by wrapping
- * Client.prototype.query once; infra/ cannot import pg itself, so the class comes from a pool.
- */
-let sqlStatements = 0;
-function countStatements(pool: TestDatabase['pool']): void {
-  const client = (pool as unknown as { Client: { prototype: { query: (...a: unknown[]) => unknown; __benchCounted?: boolean } } }).Client.prototype;
-  if (client.__benchCounted) return;
-  const query = client.query;
-  client.query = function (this: unknown, ...a: unknown[]) {
-    sqlStatements++;
-    return query.apply(this, a);
-  };
-  client.__benchCounted = true;
-}
-
 /** The API child's pid (--api-process), for its CPU time. */
 let apiPid: number | null = null;
 
 interface CpuMark {
   at: number;
+  /** SQL statements this process sent (pipeline.ts's countStatements). */
   sql: number;
   node: number;
   api: number | null;
   temporal: number | null;
   pg: number | null;
+  /** The worker side's counters (relay, in-process apply) and, from a worker child, its CPU, event loop and SQL. */
+  worker: WorkerSnapshot;
 }
-function cpuMark(): CpuMark {
+async function cpuMark(h: Pick<Harness, 'worker'>): Promise<CpuMark> {
+  const worker = await h.worker.snapshot();
   const u = process.cpuUsage();
   return {
     at: Date.now(),
-    sql: sqlStatements,
+    sql: sqlStatements.count,
     node: (u.user + u.system) / 1000,
     temporal: TEMPORAL_PID === null ? null : cpuMs(TEMPORAL_PID),
     api: apiPid === null ? null : cpuMs(apiPid),
     pg: PG_PID === null ? null : treeCpuMs(PG_PID),
+    worker,
   };
 }
 
+/** Busy share of the worker child's event loop between two snapshots. */
+function workerElu(a: WorkerSnapshot, b: WorkerSnapshot): number | null {
+  if (!a.process || !b.process) return null;
+  const active = b.process.elu.active - a.process.elu.active;
+  const total = active + b.process.elu.idle - a.process.elu.idle;
+  return total > 0 ? active / total : null;
+}
+
 // ---------------------------------------------------------------------------------------------
-// The no-Temporal dispatcher
+// The worker side: in this process, or in a child (worker-process.ts)
 // ---------------------------------------------------------------------------------------------
 
-interface InProcessDispatcher extends BatchDispatcher {
-  /** Resolves true once no batch is being applied (false at the deadline). */
+interface WorkerSide {
+  /** The worker child's pid, or null when the worker side runs in this process. */
+  pid: number | null;
+  snapshot(): Promise<WorkerSnapshot>;
+  /** no-Temporal: resolves true once no batch is being applied (false at the deadline). */
   idle(timeoutMs: number): Promise<boolean>;
-  readonly stats: { batches: number; calls: number; failedWebhooks: number; errors: number; applyMs: number; attempted: number };
+  stop(): Promise<void>;
+}
+
+/** pipeline.ts's startPipeline in this process, sharing its event loop with the load generator. */
+async function workerInProcess(cfg: PipelineConfig, db: TestDatabase['db']): Promise<WorkerSide> {
+  const p = await startPipeline(cfg, { db, log, clock });
+  return {
+    pid: null,
+    snapshot: async () => ({ ...pipelineSnapshot(p), process: null }),
+    idle: (timeoutMs) => (p.inProcess ? p.inProcess.idle(timeoutMs) : Promise.resolve(true)),
+    stop: () => p.stop(),
+  };
 }
 
 /**
- * What `processWebhookBatch` does, minus Temporal: apply the batch through the same local
- * activity function (`createApplyWebhookBatch`), again on the `not_attempted` rest, and record
- * any webhook that failed as failed (the workflow would hand it to its own run). A call that
- * throws is retried like the local activity (4 attempts, backoff from 500 ms). dispatch returns
- * at once, like a run start: the work is tracked and awaited at drain.
+ * The same startPipeline in a child process (worker-process.ts), as up.sh runs the worker apart
+ * from the API: resolves once the child says its relay listens and its worker runs.
  */
-function inProcessDispatcher(deps: ActivityDeps): InProcessDispatcher {
-  const apply = createApplyWebhookBatch(deps);
-  const recordFailure = createRecordFailure(deps);
-  const inFlight = new Set<Promise<void>>();
-  const running = new Set<string>();
-  const stats = { batches: 0, calls: 0, failedWebhooks: 0, errors: 0, applyMs: 0, attempted: 0 };
-
-  async function run(batch: ClaimedBatch): Promise<void> {
-    const input = batchInput(batch, clock.now());
-    const failed: (WebhookBatchJob & { type: string; message: string })[] = [];
-    let jobs = input.jobs;
-    while (jobs.length > 0) {
-      let outcomes: WebhookOutcome[] | null = null;
-      for (let attempt = 1; outcomes === null; attempt++) {
-        stats.calls++;
-        const t0 = performance.now();
-        try {
-          ({ outcomes } = await apply({ batchId: input.batchId, jobs }));
-          stats.applyMs += performance.now() - t0;
-          stats.attempted += outcomes.filter((o) => o.outcome !== 'not_attempted').length;
-        } catch (err) {
-          if (attempt >= 4) {
-            for (const job of jobs) failed.push({ ...job, type: WebhookFailureType.BatchCallFailed, message: String((err as Error).message).slice(0, 300) });
-            break;
-          }
-          await sleep(Math.min(5_000, 500 * 2 ** (attempt - 1)));
-        }
+async function workerChild(cfg: PipelineConfig): Promise<WorkerSide> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./worker-process.ts', import.meta.url).pathname, JSON.stringify(cfg)], {
+    env: { ...process.env, DATABASE_POOL_MAX: args['worker-pool'] },
+    // The child's stdout goes to our stderr: stdout carries the JSON report only.
+    stdio: ['ignore', 2, 'inherit', 'ipc'],
+  });
+  const pending = new Map<number, { resolve: (m: FromWorker) => void; reject: (e: Error) => void }>();
+  let gone: Error | null = null;
+  let stopRequested = false;
+  const exited = new Promise<void>((r) =>
+    child.once('exit', (code, signal) => {
+      gone = new Error(`the worker child exited (${signal ?? `code ${code}`})`);
+      if (!stopRequested || code !== 0) say(`warning: ${gone.message}${stopRequested ? ' after SIGTERM' : ' unasked'}`);
+      for (const p of pending.values()) p.reject(gone);
+      pending.clear();
+      r();
+    }),
+  );
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the worker child was not ready within 180 s')), 180_000);
+    child.on('message', (raw) => {
+      const m = raw as FromWorker;
+      if (m.type === 'ready') {
+        clearTimeout(timer);
+        resolve();
+      } else if (m.type === 'failed') {
+        clearTimeout(timer);
+        reject(new Error(`the worker child failed to start: ${m.message}`));
+      } else {
+        pending.get(m.id)?.resolve(m);
+        pending.delete(m.id);
       }
-      if (outcomes === null) break;
-      const byJob = new Map(jobs.map((j) => [j.jobId, j]));
-      const next: WebhookBatchJob[] = [];
-      for (const o of outcomes) {
-        const job = byJob.get(o.jobId);
-        if (!job) continue;
-        if (o.outcome === 'failed') failed.push({ ...job, type: o.type, message: o.message });
-        else if (o.outcome === 'not_attempted') next.push(job);
-      }
-      jobs = next;
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(gone!);
+    });
+  });
+  let nextId = 0;
+  const request = (msg: WorkerRequest) =>
+    new Promise<FromWorker>((resolve, reject) => {
+      if (gone) return reject(gone);
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      child.send({ ...msg, id } as ToWorker);
+    });
+  const stop = async () => {
+    stopRequested = true;
+    if (!gone) child.kill('SIGTERM');
+    const timeout = sleep(60_000).then(() => 'timeout' as const);
+    if ((await Promise.race([exited, timeout])) === 'timeout') {
+      say('warning: the worker child did not exit within 60 s of SIGTERM; killing it');
+      child.kill('SIGKILL');
+      await exited;
     }
-    for (const f of failed) {
-      stats.failedWebhooks++;
-      await recordFailure({
-        workspaceId: f.workspaceId,
-        webhookEventId: f.webhookEventId,
-        jobId: f.jobId,
-        deliveryId: f.deliveryId,
-        type: f.type,
-        message: f.message,
-      });
-    }
+  };
+  try {
+    await ready;
+  } catch (err) {
+    await stop();
+    throw err;
   }
-
-  const dispatcher: InProcessDispatcher = {
-    stats,
-    async ready() {},
-    async dispatch(batch) {
-      // A batch already being applied counts as started (REJECT_DUPLICATE on a run in flight).
-      if (running.has(batch.batchId)) return;
-      running.add(batch.batchId);
-      stats.batches++;
-      const p: Promise<void> = run(batch)
-        .catch((err: unknown) => {
-          stats.errors++;
-          log.error({ batchId: batch.batchId, err: (err as Error).message }, 'in-process batch failed');
-        })
-        .finally(() => {
-          running.delete(batch.batchId);
-          inFlight.delete(p);
-        });
-      inFlight.add(p);
-    },
-    async recover(batch) {
-      // Jobs left dispatched by a batch that is no longer running: apply them again (each
-      // webhook is applied once: an applied one comes back `already_applied`).
-      await dispatcher.dispatch(batch);
+  return {
+    pid: child.pid ?? null,
+    async snapshot() {
+      const m = await request({ type: 'snapshot' });
+      if (m.type !== 'snapshot') throw new Error(`unexpected answer from the worker child: ${m.type}`);
+      return m.snapshot;
     },
     async idle(timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      while (inFlight.size > 0 && Date.now() < deadline) await Promise.race([Promise.allSettled([...inFlight]), sleep(deadline - Date.now())]);
-      return inFlight.size === 0;
+      const m = await request({ type: 'idle', timeoutMs });
+      if (m.type !== 'idle') throw new Error(`unexpected answer from the worker child: ${m.type}`);
+      return m.idle;
     },
+    stop,
   };
-  return dispatcher;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Harness: database, API, and the pipeline (Temporal runtime or relay + in-process dispatcher)
+// Harness: database, API, and the worker side (Temporal runtime or relay + in-process dispatcher)
 // ---------------------------------------------------------------------------------------------
 
 interface Sent {
@@ -428,16 +457,29 @@ interface Sent {
 interface Harness {
   mode: Mode;
   tdb: TestDatabase;
-  relay: OutboxRelay;
+  /** Relay + Temporal worker, or relay + in-process apply; in this process or a child. */
+  worker: WorkerSide;
   taskQueue: string | null;
   temporal: (() => Promise<Client>) | null;
-  inProcess: InProcessDispatcher | null;
   post(body: Buffer, i: number): Promise<Sent>;
   counts(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
-const relayOptions = () => ({ batchSize: Number(args.batch), lanes: Number(args.lanes), pollIntervalMs: Number(args.poll) });
+const relayOptions = () => ({ batchSize: Number(args.batch), lanes: Number(args.lanes), pollIntervalMs: Number(args.poll), eagerStart: !args['no-eager'] });
+const workerTuning = () => ({ activities: Number(args.activities), cachedWorkflows: Number(args.cached), workflowTasks: Number(args['wf-tasks']) });
+
+/** What the worker side runs with (plain data: a worker child gets it as JSON). */
+function pipelineConfig(mode: Mode, databaseUrl: string, env: Env, taskQueue: string | null): PipelineConfig {
+  return {
+    mode,
+    databaseUrl,
+    temporal: mode === 'temporal' ? { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: taskQueue! } : null,
+    relay: relayOptions(),
+    worker: workerTuning(),
+    effects: args.effects as PipelineConfig['effects'],
+  };
+}
 const unfinished = (c: Record<string, number>) => (c.pending ?? 0) + (c.dispatched ?? 0) + (c.retrying ?? 0);
 
 const masterKey = randomBytes(32);
@@ -495,44 +537,9 @@ async function startHarness(mode: Mode): Promise<Harness> {
   await setProviderIngressWorkspace(tdb.db, workspace.id);
   await deps.vault.set(tdb.db, workspace.id, 'webhook-signing-secret', secret);
 
-  const api = args['api-process'] && !args.direct ? await apiChild(tdb.url) : await apiInProcess(deps);
-  const url = `http://127.0.0.1:${api.port}/webhooks/messaging`;
-  const effects: FamilyEffects = args.effects === 'noop' ? composeEffects() : defaultEffects({ log, clock });
-
-  let relay: OutboxRelay;
-  let taskQueue: string | null = null;
-  let inProcess: InProcessDispatcher | null = null;
-  let stopPipeline: () => Promise<void>;
-  if (mode === 'temporal') {
-    taskQueue = `bench-${randomBytes(4).toString('hex')}`;
-    const runtime = await startWorkerRuntime({
-      db: tdb.db,
-      databaseUrl: tdb.url,
-      log,
-      clock,
-      temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue },
-      effects,
-      relay: relayOptions(),
-      worker: {
-        maxConcurrentActivityTaskExecutions: Number(args.activities),
-        maxCachedWorkflows: Number(args.cached),
-        maxConcurrentWorkflowTaskExecutions: Number(args['wf-tasks']),
-      },
-      // As main.ts does: a Temporal started without the pipeline's attributes gets them.
-      onTemporalReady: [(client) => ensureSearchAttributes(client)],
-    });
-    relay = runtime.relay!;
-    stopPipeline = () => runtime.stop();
-  } else {
-    inProcess = inProcessDispatcher({ db: tdb.db, log, clock, effects });
-    relay = createOutboxRelay({ db: tdb.db, databaseUrl: tdb.url, dispatcher: inProcess, log, clock, ...relayOptions() });
-    relay.start();
-    const dispatcher = inProcess;
-    stopPipeline = async () => {
-      await relay.stop();
-      await dispatcher.idle(30_000);
-    };
-  }
+  const taskQueue = mode === 'temporal' ? `bench-${randomBytes(4).toString('hex')}` : null;
+  let api: { port: number; close(): Promise<void> } | null = null;
+  let worker: WorkerSide | null = null;
 
   async function post(body: Buffer, i: number): Promise<Sent> {
     const rec: Sent = {};
@@ -544,7 +551,7 @@ async function startHarness(mode: Mode): Promise<Harness> {
         rec.status = 200;
         rec.eventId = webhookEventId;
       } else {
-        const res = await fetch(url, {
+        const res = await fetch(`http://127.0.0.1:${api!.port}/webhooks/messaging`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-hub-signature-256': signProviderBody(secret, body), 'x-provider-delivery-id': `bench-${i}-${t0}` },
           body,
@@ -567,33 +574,36 @@ async function startHarness(mode: Mode): Promise<Harness> {
     return Object.fromEntries(r.rows.map((x) => [x.status, x.n])) as Record<string, number>;
   };
 
-  const harness: Harness = {
-    mode,
-    tdb,
-    relay,
-    taskQueue,
-    temporal: mode === 'temporal' ? temporalClient.get : null,
-    inProcess,
-    post,
-    counts,
-    async stop() {
-      await stopPipeline();
-      await api.close();
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await worker?.stop();
+      await api?.close();
       await temporalClient.close();
       await tdb.drop();
-    },
-  };
+    })());
 
-  // Warm-up: bundle caches, connections and JIT, then start from an empty queue and no open run.
-  const warm = bodyStream(MIX, '1651', Number(args.conversations));
-  await Promise.all(Array.from({ length: 20 }, (_, i) => post(warm(), -1 - i)));
-  const deadline = Date.now() + 60_000;
-  while (unfinished(await counts()) > 0) {
-    if (Date.now() > deadline) throw new Error('warm-up did not finish within 60 s');
-    await sleep(100);
+  // Whatever started is stopped again if a later step (or the warm-up) fails.
+  try {
+    api = args['api-process'] && !args.direct ? await apiChild(tdb.url) : await apiInProcess(deps);
+    const cfg = pipelineConfig(mode, tdb.url, env, taskQueue);
+    worker = args['worker-process'] ? await workerChild(cfg) : await workerInProcess(cfg, tdb.db);
+    const harness: Harness = { mode, tdb, worker, taskQueue, temporal: mode === 'temporal' ? temporalClient.get : null, post, counts, stop };
+
+    // Warm-up: bundle caches, connections and JIT, then start from an empty queue and no open run.
+    const warm = bodyStream(MIX, '1651', Number(args.conversations));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => post(warm(), -1 - i)));
+    const deadline = Date.now() + 60_000;
+    while (unfinished(await counts()) > 0) {
+      if (Date.now() > deadline) throw new Error('warm-up did not finish within 60 s');
+      await sleep(100);
+    }
+    await runsSettled(harness, new Date(0), 30_000);
+    return harness;
+  } catch (err) {
+    await stop().catch((e: unknown) => say(`warning: cleaning up after a failed start: ${(e as Error).message}`));
+    throw err;
   }
-  await runsSettled(harness, new Date(0), 30_000);
-  return harness;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -627,7 +637,7 @@ async function census(h: Harness, since: Date): Promise<RunCensus> {
 
 /** Waits until no run started since `since` is open (visibility catches up just after the close). */
 async function runsSettled(h: Harness, since: Date, timeoutMs: number): Promise<boolean> {
-  if (h.mode !== 'temporal') return h.inProcess!.idle(timeoutMs);
+  if (h.mode !== 'temporal') return h.worker.idle(timeoutMs);
   const client = await h.temporal!();
   const deadline = Date.now() + timeoutMs;
   const query = `TaskQueue = '${h.taskQueue}' AND StartTime >= '${since.toISOString()}' AND ExecutionStatus = 'Running'`;
@@ -649,14 +659,12 @@ async function runLoad(h: Harness, next: () => Buffer, rate: number, durationS: 
   // The Temporal server's idle CPU (timers, pollers), to tell load from background.
   let idleTemporalMsPerS: number | null = null;
   if (h.mode === 'temporal' && TEMPORAL_PID !== null) {
-    const a = cpuMark();
+    const a = { at: Date.now(), cpu: cpuMs(TEMPORAL_PID) };
     await sleep(2_000);
-    const b = cpuMark();
-    idleTemporalMsPerS = ((b.temporal! - a.temporal!) * 1000) / (b.at - a.at);
+    const b = { at: Date.now(), cpu: cpuMs(TEMPORAL_PID) };
+    idleTemporalMsPerS = a.cpu === null || b.cpu === null ? null : ((b.cpu - a.cpu) * 1000) / (b.at - a.at);
   }
-  const relayBefore = { ...h.relay.stats, batchSizes: { ...h.relay.stats.batchSizes } };
-  const inProcessBefore = h.inProcess ? { ...h.inProcess.stats } : null;
-  const cpu0 = cpuMark();
+  const cpu0 = await cpuMark(h);
   const elu0 = performance.eventLoopUtilization();
 
   const sent: Sent[] = [];
@@ -687,6 +695,7 @@ async function runLoad(h: Harness, next: () => Buffer, rate: number, durationS: 
   await Promise.all(inflight);
   const loadEnd = Date.now();
   const eluLoad = performance.eventLoopUtilization(elu0).utilization;
+  const workerAtLoadEnd = h.worker.pid === null ? null : await h.worker.snapshot();
 
   // Drain: when does pending reach 0, and when is every job finished (none pending, dispatched or handed off)?
   let queueZeroAt: number | null = null;
@@ -706,7 +715,7 @@ async function runLoad(h: Harness, next: () => Buffer, rate: number, durationS: 
   // The window for CPU figures ends when every run of the load has closed too (its last
   // workflow task completes after the jobs are finished).
   const settled = drainedAt !== null ? await runsSettled(h, loadStartDate, 30_000) : false;
-  const cpu1 = cpuMark();
+  const cpu1 = await cpuMark(h);
   const elu = performance.eventLoopUtilization(elu0).utilization;
 
   const ids = sent.filter((s) => s.status === 200 && s.eventId).map((s) => s.eventId!);
@@ -732,10 +741,14 @@ async function runLoad(h: Harness, next: () => Buffer, rate: number, durationS: 
   const finished = e2e.length + failed;
   const perWebhook = (x: number | null) => (x === null || finished === 0 ? null : round(x / finished, 2));
 
-  const stats = h.relay.stats;
+  // The worker side's counters over the window (cumulative in the worker, so steps of a capacity run diff them too).
+  const relayBefore = cpu0.worker.relay;
+  const stats = cpu1.worker.relay;
   const batches = stats.batches - relayBefore.batches;
   const dispatched = stats.dispatched - relayBefore.dispatched;
   const batchSizes = Object.fromEntries(BUCKETS.map((b) => [b, stats.batchSizes[b] - relayBefore.batchSizes[b]])) as Record<(typeof BUCKETS)[number], number>;
+  const workerProcess0 = cpu0.worker.process;
+  const workerProcess1 = cpu1.worker.process;
 
   let temporal = null;
   if (h.mode === 'temporal') {
@@ -755,21 +768,20 @@ async function runLoad(h: Harness, next: () => Buffer, rate: number, durationS: 
       runsClosedBeforeCensus: settled,
     };
   }
+  const inProcessBefore = cpu0.worker.inProcess;
+  const inProcessAfter = cpu1.worker.inProcess;
   const inProcessStats =
-    h.inProcess && inProcessBefore
+    inProcessAfter && inProcessBefore
       ? {
-          batches: h.inProcess.stats.batches - inProcessBefore.batches,
-          applyCalls: h.inProcess.stats.calls - inProcessBefore.calls,
-          failedWebhooks: h.inProcess.stats.failedWebhooks - inProcessBefore.failedWebhooks,
-          errors: h.inProcess.stats.errors - inProcessBefore.errors,
+          batches: inProcessAfter.batches - inProcessBefore.batches,
+          applyCalls: inProcessAfter.calls - inProcessBefore.calls,
+          failedWebhooks: inProcessAfter.failedWebhooks - inProcessBefore.failedWebhooks,
+          errors: inProcessAfter.errors - inProcessBefore.errors,
           /**
            * Wall ms of apply calls per webhook attempted in them: a lane applies its batch one
            * webhook after another, so one lane's ceiling is 1000 / this per second.
            */
-          applyMsPerWebhook: round(
-            (h.inProcess.stats.applyMs - inProcessBefore.applyMs) / Math.max(1, h.inProcess.stats.attempted - inProcessBefore.attempted),
-            2,
-          ),
+          applyMsPerWebhook: round((inProcessAfter.applyMs - inProcessBefore.applyMs) / Math.max(1, inProcessAfter.attempted - inProcessBefore.attempted), 2),
         }
       : undefined;
 
@@ -801,20 +813,35 @@ async function runLoad(h: Harness, next: () => Buffer, rate: number, durationS: 
     inProcess: inProcessStats,
     temporal,
     cpuMsPerWebhook: {
-      /** This process: API, relay, worker (workflows + activities) and the load generator. */
+      /**
+       * This process: the load generator, plus the API unless --api-process, plus the worker
+       * side (relay, worker: workflows + activities, or in-process apply) unless --worker-process.
+       */
       benchProcess: perWebhook(cpu1.node - cpu0.node),
       /** The API child (--api-process): ingress only. */
       apiProcess: perWebhook(cpu1.api !== null && cpu0.api !== null ? cpu1.api - cpu0.api : null),
+      /** The worker child (--worker-process): relay + Temporal worker + batch apply, or relay + in-process apply. */
+      workerProcess: perWebhook(workerProcess0 && workerProcess1 ? workerProcess1.cpuMs - workerProcess0.cpuMs : null),
       postgres: perWebhook(cpu1.pg !== null && cpu0.pg !== null ? cpu1.pg - cpu0.pg : null),
       temporalServer: temporal?.cpuMsPerWebhook ?? null,
     },
     /**
-     * Busy share of this process's one event loop over the window (API, relay, worker and the
-     * load generator share it): near 1, the harness itself is the limit, not the pipeline.
+     * Busy share of this process's one event loop over the window (the load generator, and the
+     * API and worker side unless they run in children): near 1, the harness itself is the limit,
+     * not the pipeline.
      */
     benchEventLoopUtilization: { load: round(eluLoad, 2), window: round(elu, 2) },
+    /**
+     * The worker child's (--worker-process) main event loop (relay, activities, Temporal worker
+     * glue; workflow code runs on the SDK's worker threads and is not in it).
+     */
+    workerEventLoopUtilization: workerAtLoadEnd
+      ? { load: round(workerElu(cpu0.worker, workerAtLoadEnd) ?? NaN, 2), window: round(workerElu(cpu0.worker, cpu1.worker) ?? NaN, 2) }
+      : null,
     /** SQL statements this process sent per webhook (see countStatements): round trips, the latency floor of a serial apply. */
     sqlStatementsPerWebhook: perWebhook(cpu1.sql - cpu0.sql),
+    /** The same for the worker child (--worker-process); the bench process's figure is then the ingress (in process) and sampling only. */
+    workerSqlStatementsPerWebhook: perWebhook(workerProcess0 && workerProcess1 ? workerProcess1.sqlStatements - workerProcess0.sqlStatements : null),
     windowMs: cpu1.at - cpu0.at,
     timeline: args.json ? timeline : undefined,
   };
@@ -842,16 +869,24 @@ function summarize(r: Report): string[] {
       `  Temporal CPU ${t.cpuMsPerWebhook ?? 'n/a (no --temporal-pid)'} ms/webhook (net of idle ${t.cpuMsPerWebhookNetOfIdle ?? 'n/a'}; idle ${t.idleCpuMsPerS ?? 'n/a'} ms/s); history ${t.historyEventsPerWebhook} events/webhook (${t.historyEventsPerBatchRun} per batch run); runs ${t.runsPerWebhook}/webhook (${t.batchRuns} batch + ${t.webhookRuns} per-webhook${t.openRunsAtCensus ? `, ${t.openRunsAtCensus} still open` : ''})`,
     );
   }
+  const benchHolds = [r.config.direct || r.config.apiProcess ? null : 'ingress', r.config.workerProcess ? null : 'worker side'].filter(Boolean).join(' and ');
   lines.push(
-    `  SQL statements from the bench process: ${r.sqlStatementsPerWebhook ?? 'n/a'} per webhook${r.config.direct || r.config.apiProcess ? '' : ' (ingress included)'}`,
+    `  SQL statements per webhook: bench process ${r.sqlStatementsPerWebhook ?? 'n/a'}${benchHolds ? ` (${benchHolds} included)` : ''}` +
+      (r.config.workerProcess ? `, worker process ${r.workerSqlStatementsPerWebhook ?? 'n/a'}` : ''),
   );
   if (r.inProcess) {
     lines.push(
       `  in-process: ${r.inProcess.batches} batches, ${r.inProcess.applyCalls} apply calls, ${r.inProcess.applyMsPerWebhook} ms per webhook inside a call, ${r.inProcess.failedWebhooks} failed webhooks, ${r.inProcess.errors} errors`,
     );
   }
+  const w = r.workerEventLoopUtilization;
   lines.push(
-    `  CPU ms/webhook: bench process ${r.cpuMsPerWebhook.benchProcess ?? 'n/a'} (its event loop ${pctOf(r.benchEventLoopUtilization.load)} busy during the load, ${pctOf(r.benchEventLoopUtilization.window)} over load + drain)${r.cpuMsPerWebhook.apiProcess !== null ? `, API process ${r.cpuMsPerWebhook.apiProcess}` : ''}, PostgreSQL ${r.cpuMsPerWebhook.postgres ?? 'n/a (no --pg-pid)'}, Temporal server ${r.cpuMsPerWebhook.temporalServer ?? 'n/a'}`,
+    `  CPU ms/webhook: bench process ${r.cpuMsPerWebhook.benchProcess ?? 'n/a'} (its event loop ${pctOf(r.benchEventLoopUtilization.load)} busy during the load, ${pctOf(r.benchEventLoopUtilization.window)} over load + drain)` +
+      (r.cpuMsPerWebhook.apiProcess !== null ? `, API process ${r.cpuMsPerWebhook.apiProcess}` : '') +
+      (r.config.workerProcess
+        ? `, worker process ${r.cpuMsPerWebhook.workerProcess ?? 'n/a'} (its event loop ${pctOf(w?.load ?? null)} busy during the load, ${pctOf(w?.window ?? null)} over load + drain)`
+        : '') +
+      `, PostgreSQL ${r.cpuMsPerWebhook.postgres ?? 'n/a (no --pg-pid)'}, Temporal server ${r.cpuMsPerWebhook.temporalServer ?? 'n/a'}`,
   );
   return lines;
 }
@@ -864,10 +899,11 @@ function config(mode: Mode) {
     conversations: MIX === 'realistic' ? Number(args.conversations) : undefined,
     direct: args.direct,
     apiProcess: args['api-process'] && !args.direct,
+    workerProcess: args['worker-process'],
+    workerPool: args['worker-process'] ? Number(args['worker-pool']) : undefined,
     effects: args.effects,
-    relay: relayOptions(),
-    worker:
-      mode === 'temporal' ? { activities: Number(args.activities), cachedWorkflows: Number(args.cached), workflowTasks: Number(args['wf-tasks']) } : undefined,
+    relay: { ...relayOptions(), eagerStart: mode === 'temporal' ? relayOptions().eagerStart : undefined },
+    worker: mode === 'temporal' ? workerTuning() : undefined,
     temporalPid: TEMPORAL_PID,
     pgPid: PG_PID,
   };
@@ -923,6 +959,8 @@ async function capacity(mode: Mode) {
 
 async function main(): Promise<void> {
   if (args['no-temporal'] && args['only-temporal']) throw new Error('--no-temporal and --only-temporal exclude each other');
+  if (args['no-eager'] && args['no-temporal']) say('note: --no-eager has no effect with --no-temporal (no runs are started)');
+  if (args['worker-process'] && args.direct) say('note: --direct inserts from this process; the worker side still runs in the child');
   if (args.capacity) {
     const modes: Mode[] = args['no-temporal'] ? ['no-temporal'] : args['only-temporal'] ? ['temporal'] : ['temporal', 'no-temporal'];
     const results: Partial<Record<Mode, Awaited<ReturnType<typeof capacity>>>> = {};
