@@ -366,11 +366,21 @@ async function workerInProcess(cfg: PipelineConfig, db: TestDatabase['db']): Pro
  * from the API: resolves once the child says its relay listens and its worker runs.
  */
 async function workerChild(cfg: PipelineConfig): Promise<WorkerSide> {
-  const child = spawn(process.execPath, [...(process.env.MOS_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.MOS_BENCH_PROFILE_DIR}`] : []), '--import', 'tsx', new URL('./worker-process.ts', import.meta.url).pathname, JSON.stringify(cfg)], {
-    env: { ...process.env, DATABASE_POOL_MAX: args['worker-pool'] },
-    // The child's stdout goes to our stderr: stdout carries the JSON report only.
-    stdio: ['ignore', 2, 'inherit', 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.MOS_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.MOS_BENCH_PROFILE_DIR}`] : []),
+      '--import',
+      'tsx',
+      new URL('./worker-process.ts', import.meta.url).pathname,
+      JSON.stringify(cfg),
+    ],
+    {
+      env: { ...process.env, DATABASE_POOL_MAX: args['worker-pool'] },
+      // The child's stdout goes to our stderr: stdout carries the JSON report only.
+      stdio: ['ignore', 2, 'inherit', 'ipc'],
+    },
+  );
   const pending = new Map<number, { resolve: (m: FromWorker) => void; reject: (e: Error) => void }>();
   let gone: Error | null = null;
   let stopRequested = false;

@@ -4,15 +4,14 @@ import { escapeNul, normalizeEnvelope, parseProviderEnvelope, summarizeEvent, ty
 import {
   LANE_FREED,
   boundStatementTime,
-  findDeliveryForJob,
   finishWebhookProcessing,
   handOffWebhookJobs,
-  notifyOutbox,
-  topicsOfJobs,
   loadEventForProcessing,
   loadJobForApply,
-  recordWebhookProcessed,
+  notifyOutbox,
   recordWebhookOutcome,
+  recordWebhookProcessed,
+  topicsOfJobs,
   type Db,
   type DbOrTx,
 } from '@mos/db';
@@ -126,11 +125,21 @@ function currentRun(): Run | undefined {
  * an operator's reset never applies a webhook twice. Throws a non-retryable ApplicationFailure
  * for a webhook that can never apply, a retryable one otherwise.
  */
-async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob, run: Run | undefined): Promise<'applied' | 'already_applied'> {
+interface Applied {
+  outcome: 'applied' | 'already_applied';
+  deliveryId: string;
+  topic: string;
+  familyCount: number;
+  skippedCount: number;
+}
+
+async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob, run: Run | undefined): Promise<Applied> {
   const { workspaceId, webhookEventId, jobId } = job;
-  const { delivery: done, event } = await loadJobForApply(tx, workspaceId, jobId, webhookEventId);
+  const { jobStatus, delivery: done, event } = await loadJobForApply(tx, workspaceId, jobId, webhookEventId);
   if (done?.status === 'processed') {
-    // Finish again in case an earlier attempt recorded the delivery but not the job (older code).
+    const already: Applied = { outcome: 'already_applied', deliveryId: done.id, topic: done.topic, familyCount: done.families.length, skippedCount: 0 };
+    if (jobStatus === 'completed') return already;
+    // Recorded but the job not finished: only runs from before batching wrote these apart.
     await recordWebhookOutcome(tx, workspaceId, {
       deliveryId: done.id,
       webhookEventId,
@@ -141,7 +150,7 @@ async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob
       error: null,
       now: done.processedAt ?? deps.clock.now(),
     });
-    return 'already_applied';
+    return already;
   }
 
   if (!event) throw permanent(WebhookFailureType.EventNotFound, `webhook event ${webhookEventId} not found in workspace`);
@@ -187,7 +196,7 @@ async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob
     reparsed,
     run,
   });
-  return 'applied';
+  return { outcome: 'applied', deliveryId: job.deliveryId, topic, familyCount: families.length, skippedCount: normalized.skipped.length };
 }
 
 /** The failure type and a message safe to store (no personal data) for anything applyWebhook threw. */
@@ -204,11 +213,10 @@ function failureOf(err: unknown): { type: string; message: string } {
 export function createProcessEvent(deps: ActivityDeps) {
   return async function processEvent(input: ProcessWebhookEventInput): Promise<ProcessWebhookEventResult> {
     const run = currentRun();
-    const outcome = await cancellable(deps.db.transaction((tx) => applyWebhook(deps, tx, input, run)));
-    const delivery = await findDeliveryForJob(deps.db, input.workspaceId, input.jobId);
-    if (!delivery) throw new Error(`delivery for job ${input.jobId} vanished`);
+    const applied = await cancellable(deps.db.transaction((tx) => applyWebhook(deps, tx, input, run)));
+    const { outcome, deliveryId, topic, familyCount, skippedCount } = applied;
     deps.log.debug({ workspaceId: input.workspaceId, webhookEventId: input.webhookEventId, jobId: input.jobId, outcome }, 'webhook event processed');
-    return { deliveryId: delivery.id, status: 'processed', topic: delivery.topic, familyCount: delivery.families.length, skippedCount: 0 };
+    return { deliveryId, status: 'processed', topic, familyCount, skippedCount };
   };
 }
 
@@ -236,7 +244,7 @@ export function createApplyWebhookBatch(deps: ActivityDeps, opts: { budgetMs?: n
           continue;
         }
         try {
-          result.push({ jobId: job.jobId, outcome: await tx.transaction((sp) => applyWebhook(deps, sp, job, run)) });
+          result.push({ jobId: job.jobId, outcome: (await tx.transaction((sp) => applyWebhook(deps, sp, job, run))).outcome });
         } catch (err) {
           const failure = failureOf(err);
           deps.log.warn(

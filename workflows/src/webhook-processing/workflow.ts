@@ -115,26 +115,30 @@ export async function processWebhookBatch(input: ProcessWebhookBatchInput): Prom
     // Start first, then mark: a batch ended between the two (terminated by an operator) leaves
     // jobs dispatched, which the relay's stale-batch sweep hands off again; never a job marked
     // handed off with no run to finish it.
-    for (const job of failed) {
-      const { type, message: _message, topic, ...ids } = job;
-      try {
-        await startChild(processWebhookEvent, {
-          workflowId: webhookWorkflowId(job.webhookEventId || job.jobId),
-          args: [ids],
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          typedSearchAttributes: [
-            { key: SA_WORKSPACE_ID, value: job.workspaceId },
-            { key: SA_WEBHOOK_EVENT_ID, value: job.webhookEventId },
-            ...(topic ? [{ key: SA_TOPIC, value: topic }] : []),
-          ],
-          memo: { batchId: input.batchId, failedInBatch: type, jobId: job.jobId, deliveryId: job.deliveryId },
-        });
-      } catch (err) {
-        // Started by an earlier attempt of this run's task, or by the relay's stale sweep.
-        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      }
-    }
+    // All children at once: one workflow task issues every start (sequential awaits would
+    // cost a task per child when a whole batch fails, e.g. with the database away).
+    await Promise.all(
+      failed.map(async (job) => {
+        const { type, message: _message, topic, ...ids } = job;
+        try {
+          await startChild(processWebhookEvent, {
+            workflowId: webhookWorkflowId(job.webhookEventId || job.jobId),
+            args: [ids],
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+            typedSearchAttributes: [
+              { key: SA_WORKSPACE_ID, value: job.workspaceId },
+              { key: SA_WEBHOOK_EVENT_ID, value: job.webhookEventId },
+              ...(topic ? [{ key: SA_TOPIC, value: topic }] : []),
+            ],
+            memo: { batchId: input.batchId, failedInBatch: type, jobId: job.jobId, deliveryId: job.deliveryId },
+          });
+        } catch (err) {
+          // A run of that id exists: started by the relay's sweep, which took this batch for ended.
+          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        }
+      }),
+    );
     await handOffWebhooks({ jobs: failed });
   }
   return { batchId: input.batchId, applied, alreadyApplied, handedOff: failed.map((j) => j.webhookEventId), calls };
