@@ -12,7 +12,7 @@ import {
   WEBHOOK_BATCH_WORKFLOW_TYPE,
   WEBHOOK_WORKFLOW_TYPE,
   webhookBatchWorkflowId,
-  webhookWorkflowId,
+  handedOffWorkflowId,
   type ProcessWebhookBatchInput,
   type ProcessWebhookEventInput,
 } from '@mos/workflows/contract';
@@ -102,7 +102,7 @@ export function temporalBatchDispatcher(opts: {
       try {
         await client.workflow.start(WEBHOOK_WORKFLOW_TYPE, {
           taskQueue: opts.taskQueue,
-          workflowId: webhookWorkflowId(job.webhookEventId || job.jobId),
+          workflowId: handedOffWorkflowId(job),
           args: [args],
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
           typedSearchAttributes: [
@@ -122,7 +122,7 @@ export function temporalBatchDispatcher(opts: {
         workspaceId: j.workspaceId,
         jobId: j.jobId,
         webhookEventId: j.webhookEventId,
-        workflowId: webhookWorkflowId(j.webhookEventId || j.jobId),
+        workflowId: handedOffWorkflowId(j),
         error: `BatchRunEnded: ${reason}`,
       })),
       opts.clock.now(),

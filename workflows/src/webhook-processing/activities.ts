@@ -18,7 +18,7 @@ import {
 import type { Logger } from '@mos/config';
 import {
   WebhookFailureType,
-  webhookWorkflowId,
+  handedOffWorkflowId,
   type ApplyWebhookBatchResult,
   type ProcessWebhookBatchInput,
   type ProcessWebhookEventInput,
@@ -282,7 +282,7 @@ export function createHandOffWebhooks(deps: ActivityDeps) {
         workspaceId: j.workspaceId,
         jobId: j.jobId,
         webhookEventId: j.webhookEventId,
-        workflowId: webhookWorkflowId(j.webhookEventId || j.jobId),
+        workflowId: handedOffWorkflowId(j),
         error: `${j.type}: ${j.message}`,
       })),
       deps.clock.now(),

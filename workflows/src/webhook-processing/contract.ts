@@ -118,3 +118,8 @@ export function webhookBatchWorkflowId(batchId: string): string {
 export function webhookWorkflowId(webhookEventId: string): string {
   return `webhook-${webhookEventId}`;
 }
+
+/** The own run of a job handed off from its batch; a job whose payload lacks an event id is named by the job. */
+export function handedOffWorkflowId(job: { webhookEventId: string; jobId: string }): string {
+  return webhookWorkflowId(job.webhookEventId || job.jobId);
+}

@@ -7,7 +7,7 @@ import {
   SA_WEBHOOK_EVENT_ID,
   SA_WORKSPACE_ID,
   WebhookFailureType,
-  webhookWorkflowId,
+  handedOffWorkflowId,
   type ProcessWebhookBatchInput,
   type ProcessWebhookBatchResult,
   type ProcessWebhookEventInput,
@@ -122,7 +122,7 @@ export async function processWebhookBatch(input: ProcessWebhookBatchInput): Prom
         const { type, message: _message, topic, ...ids } = job;
         try {
           await startChild(processWebhookEvent, {
-            workflowId: webhookWorkflowId(job.webhookEventId || job.jobId),
+            workflowId: handedOffWorkflowId(job),
             args: [ids],
             parentClosePolicy: ParentClosePolicy.ABANDON,
             workflowIdReusePolicy: 'REJECT_DUPLICATE',
