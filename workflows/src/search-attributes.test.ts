@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { temporalAddress } from './testing/temporal';
 import { ensureSearchAttributes } from './search-attributes';
 import { WEBHOOK_SEARCH_ATTRIBUTES } from './webhook-processing/contract';
@@ -17,7 +18,7 @@ afterAll(async () => connection?.close());
 
 it('registers every missing search attribute with its type, once', async () => {
   const namespace = `mos-sa-${randomBytes(4).toString('hex')}`;
-  await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: { seconds: 86_400 } });
+  await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
   const client = new Client({ connection, namespace });
   // A new namespace takes a moment to reach every service of the dev server.
   let added: string[] | null = null;
