@@ -1,7 +1,6 @@
 import { buildVersion } from '@mos/config';
-import { PROVIDER_CONSTRAINTS } from '@mos/core';
+import { PROCESS_WEBHOOK_EVENT, PROVIDER_CONSTRAINTS } from '@mos/core';
 import { countJobsInFlight, countOutboxJobsByStatus, getWorkerStatus, listOutboxJobs, listWebhookEvents, liveBatchSizes } from '@mos/db';
-import { PROCESS_WEBHOOK_EVENT } from '@mos/core';
 import type { AppDeps } from '../deps';
 import type { WorkspaceIngressCounters } from '../webhooks/ingress-metrics';
 import type { Scope } from '../scope';
