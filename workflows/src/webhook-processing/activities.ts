@@ -9,9 +9,7 @@ import {
   loadEventForProcessing,
   loadJobForApply,
   notifyOutbox,
-  recordWebhookOutcome,
   recordWebhookProcessed,
-  topicsOfJobs,
   type Db,
   type DbOrTx,
 } from '@mos/db';
@@ -133,27 +131,30 @@ interface Applied {
   skippedCount: number;
 }
 
-async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob, run: Run | undefined): Promise<Applied> {
+/**
+ * `seen.topic` is the stored topic once the event is loaded, so a webhook that then fails
+ * carries it to its own run's search attributes without another read.
+ */
+async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob, run: Run | undefined, seen: { topic?: string } = {}): Promise<Applied> {
   const { workspaceId, webhookEventId, jobId } = job;
   const { jobStatus, delivery: done, event } = await loadJobForApply(tx, workspaceId, jobId, webhookEventId);
   if (done?.status === 'processed') {
     const already: Applied = { outcome: 'already_applied', deliveryId: done.id, topic: done.topic, familyCount: done.families.length, skippedCount: 0 };
     if (jobStatus === 'completed') return already;
     // Recorded but the job not finished: only runs from before batching wrote these apart.
-    await recordWebhookOutcome(tx, workspaceId, {
+    await recordWebhookProcessed(tx, workspaceId, {
       deliveryId: done.id,
       webhookEventId,
       jobId,
       topic: done.topic,
-      status: 'processed',
       families: done.families,
-      error: null,
       now: done.processedAt ?? deps.clock.now(),
     });
     return already;
   }
 
   if (!event) throw permanent(WebhookFailureType.EventNotFound, `webhook event ${webhookEventId} not found in workspace`);
+  seen.topic = event.topic;
   const storedAsUnparseable = UNPARSEABLE_TOPICS[event.topic];
   if (!event.rawBody) throw permanent(storedAsUnparseable ?? WebhookFailureType.InvalidPayload, 'stored event has no body');
   // The ingress's parser, re-run on the stored bytes even when the ingress already called
@@ -243,22 +244,18 @@ export function createApplyWebhookBatch(deps: ActivityDeps, opts: { budgetMs?: n
           result.push({ jobId: job.jobId, outcome: 'not_attempted' });
           continue;
         }
+        const seen: { topic?: string } = {};
         try {
-          result.push({ jobId: job.jobId, outcome: (await tx.transaction((sp) => applyWebhook(deps, sp, job, run))).outcome });
+          result.push({ jobId: job.jobId, outcome: (await tx.transaction((sp) => applyWebhook(deps, sp, job, run, seen))).outcome });
         } catch (err) {
           const failure = failureOf(err);
           deps.log.warn(
             { workspaceId: job.workspaceId, webhookEventId: job.webhookEventId, jobId: job.jobId, type: failure.type },
             'webhook failed in its batch',
           );
-          result.push({ jobId: job.jobId, outcome: 'failed', ...failure });
+          // The topic labels the search attributes of the run the webhook is handed to.
+          result.push({ jobId: job.jobId, outcome: 'failed', ...failure, ...(seen.topic ? { topic: seen.topic } : {}) });
         }
-      }
-      const failed = input.jobs.filter((_, i) => result[i]?.outcome === 'failed');
-      if (failed.length > 0) {
-        // Labels for the search attributes of the runs the failed webhooks are handed to.
-        const topics = await topicsOfJobs(tx, failed);
-        for (const o of result) if (o.outcome === 'failed' && topics[o.jobId]) o.topic = topics[o.jobId];
       }
       // A lane may be free now: wake the relay rather than leave it to its poll.
       await notifyOutbox(tx, LANE_FREED);

@@ -1,6 +1,6 @@
 import { buildVersion } from '@mos/config';
 import { PROCESS_WEBHOOK_EVENT, PROVIDER_CONSTRAINTS } from '@mos/core';
-import { countJobsInFlight, countOutboxJobsByStatus, getWorkerStatus, listOutboxJobs, listWebhookEvents, liveBatchSizes } from '@mos/db';
+import { countBatchesInFlight, countOutboxJobsByStatus, getWorkerStatus, listOutboxJobs, listWebhookEvents, liveBatchSizes } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { WorkspaceIngressCounters } from '../webhooks/ingress-metrics';
 import type { Scope } from '../scope';
@@ -14,9 +14,10 @@ export interface RuntimeSnapshot {
     queueDepth: number;
     outboxJobsByStatus: Record<string, number>;
     /**
-     * The webhook pipeline across tenants (batches mix workspaces; counts only): batch runs in
-     * flight, jobs they carry, jobs handed to their own runs, and the batch sizes the live
-     * workers' relays have dispatched (buckets '1', '2-5', '6-10', '11-25', '26-50').
+     * This workspace's webhooks in the pipeline: batch runs carrying them, jobs in those batches
+     * (`dispatched`) and jobs handed to their own runs (`retrying`). `batchSizes` is the one
+     * platform-level figure (batches mix workspaces; counts only): the sizes the live workers'
+     * relays have dispatched (buckets '1', '2-5', '6-10', '11-25', '26-50').
      */
     pipeline: { batchesInFlight: number; jobsInBatches: number; jobsRetrying: number; batchSizes: Record<string, number> };
     workerStatus: string;
@@ -39,12 +40,12 @@ export async function runtimeSnapshot(
   input: { ingress?: (WorkspaceIngressCounters & { since: string }) | null } = {},
 ): Promise<RuntimeSnapshot> {
   const now = deps.clock.now();
-  const [byStatus, webhooks, jobs, workerStatus, inFlight, batchSizes] = await Promise.all([
+  const [byStatus, webhooks, jobs, workerStatus, batchesInFlight, batchSizes] = await Promise.all([
     countOutboxJobsByStatus(deps.db, scope.workspaceId),
     listWebhookEvents(deps.db, scope.workspaceId, { limit: 10 }),
     listOutboxJobs(deps.db, scope.workspaceId, { limit: 10 }),
     getWorkerStatus(deps.db, now),
-    countJobsInFlight(deps.db, PROCESS_WEBHOOK_EVENT),
+    countBatchesInFlight(deps.db, scope.workspaceId, PROCESS_WEBHOOK_EVENT),
     liveBatchSizes(deps.db, now),
   ]);
   return {
@@ -53,7 +54,7 @@ export async function runtimeSnapshot(
       environment: deps.env.MOS_ENV,
       queueDepth: byStatus.pending ?? 0,
       outboxJobsByStatus: byStatus,
-      pipeline: { batchesInFlight: inFlight.batches, jobsInBatches: inFlight.jobs, jobsRetrying: inFlight.retrying, batchSizes },
+      pipeline: { batchesInFlight, jobsInBatches: byStatus.dispatched ?? 0, jobsRetrying: byStatus.retrying ?? 0, batchSizes },
       workerStatus,
       ingress: input.ingress ?? null,
       generatedAt: now.toISOString(),

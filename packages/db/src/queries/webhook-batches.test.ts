@@ -128,7 +128,7 @@ describe('claimWebhookBatches', () => {
     const [batch] = await claim();
     expect(await findStaleBatches(tdb.db, { jobType: PROCESS_WEBHOOK_EVENT, olderThan: new Date(Date.now() - 60_000), limit: 10 })).toEqual([]);
     const stale = await findStaleBatches(tdb.db, { jobType: PROCESS_WEBHOOK_EVENT, olderThan: new Date(Date.now() + 1_000), limit: 10 });
-    expect(stale).toEqual([{ batchId: batch!.batchId, lane: 0, jobs: batch!.jobs }]);
+    expect(stale).toEqual([{ batchId: batch!.batchId, jobs: batch!.jobs }]);
     expect(stale[0]!.jobs.map((j) => j.jobId)).toEqual([a, b]);
   });
 });

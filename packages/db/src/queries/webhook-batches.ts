@@ -23,13 +23,10 @@ export interface ClaimedBatchJob {
   webhookEventId: string;
   /** From the joined event row; null when the event does not exist. */
   topic: string | null;
-  source: string | null;
-  providerDeliveryId: string | null;
 }
 
 export interface ClaimedBatch {
   batchId: string;
-  lane: number;
   /** In `seq` order. */
   jobs: ClaimedBatchJob[];
 }
@@ -39,9 +36,6 @@ interface JobRow extends Record<string, unknown> {
   workspace_id: string;
   webhook_event_id: string | null;
   topic: string | null;
-  source: string | null;
-  delivery_id: string | null;
-  lane: number;
   batch_id?: string;
 }
 
@@ -55,7 +49,7 @@ const CLAIM_LOCK = sql`pg_try_advisory_xact_lock(hashtext('mos-outbox-claim'))`;
 export const LANE_FREED = 'lane-freed';
 
 export interface ClaimResult {
-  batches: ClaimedBatch[];
+  batches: (ClaimedBatch & { lane: number })[];
   /** Lanes busy after this claim (held by batches in flight, this claim's included). */
   lanesBusy: number;
 }
@@ -75,7 +69,7 @@ export async function claimWebhookBatches(
   if (!lock.rows[0]?.ok) return { batches: [], lanesBusy: 0 };
   // Every lane's pending jobs form a prefix of the global seq order, so taking the first
   // rows overall and then the first `maxBatch` of each lane never skips an older job.
-  const res = await tx.execute<JobRow & { busy_lanes: number }>(sql`
+  const res = await tx.execute<JobRow & { busy_lanes: number; lane: number }>(sql`
     WITH busy AS (
       SELECT DISTINCT ${laneOf(opts.lanes)} AS lane FROM outbox_jobs j
        WHERE j.status = 'dispatched' AND j.job_type = ${opts.jobType} AND j.batch_id IS NOT NULL
@@ -88,7 +82,7 @@ export async function claimWebhookBatches(
        LIMIT ${opts.maxBatch * opts.lanes}
          FOR UPDATE OF j SKIP LOCKED
     )
-    SELECT (SELECT count(*)::int FROM busy) AS busy_lanes, c.id, c.workspace_id, c.webhook_event_id, c.lane, e.topic, e.source, e.delivery_id
+    SELECT (SELECT count(*)::int FROM busy) AS busy_lanes, c.id, c.workspace_id, c.webhook_event_id, c.lane, e.topic
       FROM (SELECT 1) AS one
       LEFT JOIN candidates c ON true
       LEFT JOIN webhook_events e ON e.workspace_id = c.workspace_id AND e.id = c.webhook_event_id
@@ -101,7 +95,7 @@ export async function claimWebhookBatches(
     if (lane.length < opts.maxBatch) lane.push(row);
     byLane.set(row.lane, lane);
   }
-  const batches: ClaimedBatch[] = [...byLane].map(([lane, rows]) => ({ batchId: rows[0]!.id, lane, jobs: rows.map(toJob) }));
+  const batches = [...byLane].map(([lane, rows]) => ({ batchId: rows[0]!.id, lane, jobs: rows.map(toJob) }));
   if (batches.length > 0) {
     const marks = sql.join(
       batches.flatMap((b) => b.jobs.map((j) => sql`(${j.jobId}::text, ${b.batchId}::text, ${opts.workflowIdOf(b.batchId)}::text)`)),
@@ -123,8 +117,6 @@ function toJob(r: JobRow): ClaimedBatchJob {
     workspaceId: r.workspace_id,
     webhookEventId: r.webhook_event_id ?? '',
     topic: r.topic,
-    source: r.source,
-    providerDeliveryId: r.delivery_id,
   };
 }
 
@@ -140,7 +132,7 @@ export async function findStaleBatches(db: DbOrTx, opts: { jobType: string; olde
        GROUP BY batch_id HAVING min(dispatched_at) < ${opts.olderThan}
        ORDER BY min(seq) LIMIT ${opts.limit}
     )
-    SELECT j.id, j.workspace_id, j.payload->>'webhookEventId' AS webhook_event_id, e.topic, e.source, e.delivery_id, 0 AS lane, j.batch_id
+    SELECT j.id, j.workspace_id, j.payload->>'webhookEventId' AS webhook_event_id, e.topic, j.batch_id
       FROM outbox_jobs j
       JOIN stale s ON s.batch_id = j.batch_id
       LEFT JOIN webhook_events e ON e.workspace_id = j.workspace_id AND e.id = j.payload->>'webhookEventId'
@@ -149,7 +141,7 @@ export async function findStaleBatches(db: DbOrTx, opts: { jobType: string; olde
   const batches = new Map<string, ClaimedBatch>();
   for (const row of res.rows) {
     const batchId = row.batch_id!;
-    const batch = batches.get(batchId) ?? { batchId, lane: 0, jobs: [] };
+    const batch = batches.get(batchId) ?? { batchId, jobs: [] };
     batch.jobs.push(toJob(row));
     batches.set(batchId, batch);
   }
@@ -186,14 +178,12 @@ export async function handOffWebhookJobs(
   return res.rows.map((r) => r.id);
 }
 
-/** How many claimed batches hold a lane now, and how many jobs they carry. */
-export async function countJobsInFlight(db: DbOrTx, jobType: string): Promise<{ batches: number; jobs: number; retrying: number }> {
-  const res = await db.execute<{ batches: number; jobs: number; retrying: number }>(sql`
-    SELECT count(DISTINCT batch_id) FILTER (WHERE status = 'dispatched')::int AS batches,
-           count(*) FILTER (WHERE status = 'dispatched')::int AS jobs,
-           count(*) FILTER (WHERE status = 'retrying')::int AS retrying
-      FROM outbox_jobs WHERE job_type = ${jobType} AND status IN ('dispatched', 'retrying')`);
-  return res.rows[0] ?? { batches: 0, jobs: 0, retrying: 0 };
+/** Batch runs carrying this workspace's webhooks now (a batch may carry other workspaces' too). */
+export async function countBatchesInFlight(db: DbOrTx, workspaceId: string, jobType: string): Promise<number> {
+  const res = await db.execute<{ n: number }>(sql`
+    SELECT count(DISTINCT batch_id)::int AS n FROM outbox_jobs
+     WHERE workspace_id = ${workspaceId} AND job_type = ${jobType} AND status = 'dispatched'`);
+  return res.rows[0]?.n ?? 0;
 }
 
 /**
@@ -205,19 +195,6 @@ export async function boundStatementTime(tx: DbOrTx, opts: { statementMs: number
   await tx.execute(
     sql`SELECT set_config('statement_timeout', ${String(Math.floor(opts.statementMs))}, true), set_config('lock_timeout', ${String(Math.floor(opts.lockMs))}, true)`,
   );
-}
-
-/** The stored topic of each job's event, keyed by job id (labels for search attributes). */
-export async function topicsOfJobs(db: DbOrTx, jobs: { workspaceId: string; jobId: string; webhookEventId: string }[]): Promise<Record<string, string>> {
-  if (jobs.length === 0) return {};
-  const rows = sql.join(
-    jobs.map((j) => sql`(${j.workspaceId}::text, ${j.jobId}::text, ${j.webhookEventId}::text)`),
-    sql`, `,
-  );
-  const res = await db.execute<{ job_id: string; topic: string }>(sql`
-    SELECT k.job_id, e.topic FROM (VALUES ${rows}) AS k(workspace_id, job_id, event_id)
-      JOIN webhook_events e ON e.workspace_id = k.workspace_id AND e.id = k.event_id`);
-  return Object.fromEntries(res.rows.map((r) => [r.job_id, r.topic]));
 }
 
 /** Wakes the relays (delivered at the caller's commit). */

@@ -72,8 +72,7 @@ export async function finishWebhookProcessing(db: DbOrTx, workspaceId: string, i
   return db.transaction((tx) => recordWebhookOutcome(tx, workspaceId, input));
 }
 
-/** finishWebhookProcessing's writes in the caller's transaction (the batch apply's savepoint). */
-export async function recordWebhookOutcome(tx: DbOrTx, workspaceId: string, input: FinishProcessingInput) {
+async function recordWebhookOutcome(tx: DbOrTx, workspaceId: string, input: FinishProcessingInput) {
   const [delivery] = await tx
     .insert(webhookDeliveries)
     .values({
@@ -176,7 +175,17 @@ export async function loadJobForApply(tx: DbOrTx, workspaceId: string, jobId: st
  * writes without two of its round trips. A processed delivery is still never overwritten.
  */
 export async function recordWebhookProcessed(tx: DbOrTx, workspaceId: string, input: Omit<FinishProcessingInput, 'status' | 'error'>): Promise<void> {
+  // The event row: its status, the run that applied it, and what today's parser reads when it differs.
   const r = input.reparsed;
+  const eventSet = [
+    sql`normalization_status = 'processed'`,
+    ...(input.run ? [sql`workflow_id = ${input.run.workflowId}, run_id = ${input.run.runId}`] : []),
+    ...(r
+      ? [
+          sql`topic = ${r.topic}, summary = ${JSON.stringify(r.summary)}::jsonb, account_id = ${r.accountId}, phone_number_id = ${r.phoneNumberId}, display_phone_number = ${r.displayPhoneNumber}`,
+        ]
+      : []),
+  ];
   await tx.execute(sql`
     WITH d AS (
       INSERT INTO webhook_deliveries (id, workspace_id, webhook_event_id, job_id, topic, status, families, error, processed_at)
@@ -185,15 +194,7 @@ export async function recordWebhookProcessed(tx: DbOrTx, workspaceId: string, in
         SET status = 'processed', families = excluded.families, error = NULL, processed_at = excluded.processed_at, topic = excluded.topic
         WHERE webhook_deliveries.status <> 'processed'
     ), e AS (
-      UPDATE webhook_events
-         SET normalization_status = 'processed',
-             workflow_id = coalesce(${input.run?.workflowId ?? null}::text, workflow_id),
-             run_id = CASE WHEN ${input.run?.workflowId ?? null}::text IS NULL THEN run_id ELSE ${input.run?.runId ?? null}::text END,
-             topic = coalesce(${r?.topic ?? null}::text, topic),
-             summary = coalesce(${r ? JSON.stringify(r.summary) : null}::jsonb, summary),
-             account_id = CASE WHEN ${r ? 1 : 0}::int = 1 THEN ${r?.accountId ?? null}::text ELSE account_id END,
-             phone_number_id = CASE WHEN ${r ? 1 : 0}::int = 1 THEN ${r?.phoneNumberId ?? null}::text ELSE phone_number_id END,
-             display_phone_number = CASE WHEN ${r ? 1 : 0}::int = 1 THEN ${r?.displayPhoneNumber ?? null}::text ELSE display_phone_number END
+      UPDATE webhook_events SET ${sql.join(eventSet, sql`, `)}
        WHERE workspace_id = ${workspaceId} AND id = ${input.webhookEventId}
     )
     UPDATE outbox_jobs SET status = 'completed', last_error = NULL, completed_at = ${input.now}, updated_at = ${input.now}

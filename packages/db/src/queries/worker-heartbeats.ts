@@ -20,10 +20,15 @@ export async function beatWorker(
     });
 }
 
+/** The freshest heartbeat rows, and of those the live ones (beat within the window, not stopping). */
+async function recentHeartbeats(db: DbOrTx, now: Date) {
+  const rows = await db.select().from(workerHeartbeats).orderBy(desc(workerHeartbeats.lastBeatAt)).limit(20);
+  return { rows, live: rows.filter((r) => r.status !== 'stopping' && now.getTime() - r.lastBeatAt.getTime() < HEARTBEAT_STALE_MS) };
+}
+
 /** The freshest worker's status; busy wins over idle among live workers. */
 export async function getWorkerStatus(db: DbOrTx, now: Date): Promise<WorkerStatus> {
-  const rows = await db.select().from(workerHeartbeats).orderBy(desc(workerHeartbeats.lastBeatAt)).limit(20);
-  const live = rows.filter((r) => r.status !== 'stopping' && now.getTime() - r.lastBeatAt.getTime() < HEARTBEAT_STALE_MS);
+  const { rows, live } = await recentHeartbeats(db, now);
   if (live.some((r) => r.status === 'busy')) return 'busy';
   if (live.length > 0) return 'idle';
   return rows.length > 0 ? 'stale' : 'absent';
@@ -38,10 +43,9 @@ export async function pruneHeartbeats(db: DbOrTx, olderThan: Date): Promise<void
  * (counts since each worker started). Keys are the relay's buckets ('1', '2-5', ...).
  */
 export async function liveBatchSizes(db: DbOrTx, now: Date): Promise<Record<string, number>> {
-  const rows = await db.select().from(workerHeartbeats).orderBy(desc(workerHeartbeats.lastBeatAt)).limit(20);
+  const { live } = await recentHeartbeats(db, now);
   const sizes: Record<string, number> = {};
-  for (const row of rows) {
-    if (row.status === 'stopping' || now.getTime() - row.lastBeatAt.getTime() >= HEARTBEAT_STALE_MS) continue;
+  for (const row of live) {
     const reported = (row.details as { relay?: { batchSizes?: Record<string, unknown> } } | null)?.relay?.batchSizes;
     for (const [bucket, n] of Object.entries(reported ?? {})) if (typeof n === 'number') sizes[bucket] = (sizes[bucket] ?? 0) + n;
   }

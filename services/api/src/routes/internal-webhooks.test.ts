@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { PROVIDER_CONSTRAINTS } from '@mos/core';
 import { finishWebhookProcessing, outboxJobs, setProviderIngressWorkspace, webhookDeliveries, webhookEvents } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
@@ -368,6 +368,23 @@ describe('/internal webhook operator endpoints', () => {
     expect(res.body.webhooks.every((w: any) => typeof w.id === 'string')).toBe(true);
     expect(res.body.outboxJobs[0]).toMatchObject({ jobType: 'process_webhook_event' });
     expect(res.body.runtime.queueDepth).toBe(res.body.outboxJobs.filter((j: any) => j.status === 'pending').length);
+
+    // The pipeline block counts this workspace's jobs only: a batch carrying one of A's webhooks
+    // shows for A, not for B.
+    const pending = res.body.outboxJobs.find((j: any) => j.status === 'pending');
+    await deps.db
+      .update(outboxJobs)
+      .set({ status: 'dispatched', batchId: pending.id })
+      .where(and(eq(outboxJobs.workspaceId, a.workspaceId), eq(outboxJobs.id, pending.id)));
+    try {
+      expect((await get('/internal/runtime', a)).body.runtime.pipeline).toMatchObject({ batchesInFlight: 1, jobsInBatches: 1, jobsRetrying: 0 });
+      expect((await get('/internal/runtime', b)).body.runtime.pipeline).toMatchObject({ batchesInFlight: 0, jobsInBatches: 0, jobsRetrying: 0 });
+    } finally {
+      await deps.db
+        .update(outboxJobs)
+        .set({ status: 'pending', batchId: null })
+        .where(and(eq(outboxJobs.workspaceId, a.workspaceId), eq(outboxJobs.id, pending.id)));
+    }
     expect(await get('/internal/campaigns', a)).toMatchObject({ status: 200, body: { campaigns: [] } });
     expect(await get('/internal/journeys', a)).toMatchObject({ status: 200, body: { journeys: [] } });
   });
