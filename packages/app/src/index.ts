@@ -27,3 +27,5 @@ export * from './contacts/privacy';
 export * from './assistant/assistant';
 export * from './temporal-client';
 export * from './templates/start-sync';
+export * from './messages/index';
+export * from './broadcasts/index';

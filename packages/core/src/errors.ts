@@ -31,6 +31,15 @@ export const ERROR_STATUS = {
   service_unavailable: 503,
   provider_ingress_not_configured: 503,
   invalid_api_key: 401,
+  idempotency_key_reused: 409,
+  outside_service_window: 422,
+  contact_unsubscribed: 422,
+  template_not_approved: 422,
+  contact_not_found: 422,
+  no_phone_number: 422,
+  message_not_found: 404,
+  broadcast_not_found: 404,
+  invalid_broadcast_state: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -25,6 +25,7 @@ export const ID_PREFIX = {
   syncedTemplate: 'tpl',
   campaign: 'cmp',
   journey: 'jrn',
+  broadcast: 'brd',
   request: 'req',
 } as const;
 

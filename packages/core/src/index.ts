@@ -19,3 +19,4 @@ export * from './workspace-slug';
 export * from './contacts/redaction';
 export * from './account-event-fields';
 export * from './temporal-ui';
+export * from './sending/index';

@@ -18,3 +18,6 @@ export * from './templates';
 export * from './synced-templates';
 export * from './account-events';
 export * from './channel-limits';
+export * from './outbound-messages';
+export * from './send-ledger';
+export * from './broadcasts';

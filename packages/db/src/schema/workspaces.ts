@@ -18,6 +18,10 @@ export const workspaces = pgTable(
     phoneNumberId: text('phone_number_id'),
     providerIngress: boolean('provider_ingress').notNull().default(false),
     dataRetentionDays: integer('data_retention_days'),
+    /** The provider raised this account's numbers to 1000 msg/s (else 80). */
+    throughputUpgraded: boolean('throughput_upgraded').notNull().default(false),
+    /** Per-key /v1 request budget per minute; null keeps the documented default. */
+    apiRateLimitPerMinute: integer('api_rate_limit_per_minute'),
     /** The assistant's OpenAI-compatible endpoint and model; the key is the vault's llm-api-key. */
     llmBaseUrl: text('llm_base_url'),
     llmModel: text('llm_model'),

@@ -1,0 +1,3 @@
+export * from './schemas';
+export * from './send';
+export * from './views';
