@@ -8,3 +8,5 @@
 export * from './webhook-processing/contract';
 export * from './template-sync/contract';
 export * from './retention/contract';
+export * from './send-governor/contract';
+export * from './broadcasts/contract';

@@ -18,3 +18,5 @@ export { ensureTemplateSyncSchedule } from './template-sync/schedule';
 export * from './retention/activities';
 export * from './retention/schedule';
 export * from './search-attributes';
+export { createSendingActivities, type SendingActivityDeps } from './sending-activities';
+export { MAX_SEND_ATTEMPTS } from './send-governor/activities';

@@ -6,3 +6,5 @@
 export { processWebhookBatch, processWebhookEvent } from './webhook-processing/workflow';
 export { templateSync, templateSyncAll } from './template-sync/workflow';
 export { retentionPurge, retentionSweep } from './retention/workflow';
+export { sendGovernor } from './send-governor/workflow';
+export { runBroadcast } from './broadcasts/workflow';

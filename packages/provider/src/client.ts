@@ -36,6 +36,8 @@ export interface ProviderClient {
   editTemplate(auth: { accessToken: string }, templateId: string, body: EditTemplateRequest): Promise<{ success: boolean }>;
 }
 
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 /** The provider's Graph-style API, typed. Holds no secrets: every call carries its token. */
 export function createProviderClient(options: ProviderClientOptions): ProviderClient {
   const doFetch = options.fetch ?? fetch;
@@ -54,7 +56,15 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
       });
     } catch (err) {
       const timedOut = (err as Error)?.name === 'TimeoutError' || (err as Error)?.name === 'AbortError';
-      throw new ProviderError(timedOut ? `provider timed out after ${timeoutMs} ms` : 'provider unreachable', { status: null, retryable: true, cause: err });
+      const code = ((err as { cause?: { code?: string } })?.cause?.code ?? '') as string;
+      // A refused or unresolvable connection never carried the request; anything else might have.
+      const neverSent = !timedOut && NEVER_SENT_CODES.has(code);
+      throw new ProviderError(timedOut ? `provider timed out after ${timeoutMs} ms` : 'provider unreachable', {
+        status: null,
+        retryable: true,
+        cause: err,
+        outcomeUnknown: !neverSent,
+      });
     }
     const text = await res.text();
     let json: unknown;

@@ -29,13 +29,22 @@ export class ProviderError extends Error {
   readonly status: number | null;
   readonly retryable: boolean;
   readonly error: ProviderErrorObject | null;
+  /**
+   * No answer, and the request may have reached the provider (a timeout, a connection dropped
+   * mid-call): it may have acted on it. False for a refused connection or an answer.
+   */
+  readonly outcomeUnknown: boolean;
 
-  constructor(message: string, options: { status: number | null; retryable: boolean; error?: ProviderErrorObject | null; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { status: number | null; retryable: boolean; error?: ProviderErrorObject | null; cause?: unknown; outcomeUnknown?: boolean },
+  ) {
     super(message, { cause: options.cause });
     this.name = 'ProviderError';
     this.status = options.status;
     this.retryable = options.retryable;
     this.error = options.error ?? null;
+    this.outcomeUnknown = options.outcomeUnknown ?? false;
   }
 
   /** The most useful human text: the provider's user message, then details, then its message. */

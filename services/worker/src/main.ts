@@ -1,6 +1,12 @@
 import { loadEnvOrExit } from '@mos/config';
-import { createAppDeps } from '@mos/app';
-import { createTemplateActivities, ensureRetentionSchedules, ensureSearchAttributes, ensureTemplateSyncSchedule } from '@mos/workflows';
+import { createAppDeps, signalGovernor, wakeGovernor } from '@mos/app';
+import {
+  createSendingActivities,
+  createTemplateActivities,
+  ensureRetentionSchedules,
+  ensureSearchAttributes,
+  ensureTemplateSyncSchedule,
+} from '@mos/workflows';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
 import { workflowSourceFor, type WorkflowSource } from './workflow-bundle';
 
@@ -32,7 +38,18 @@ const starting: Promise<WorkerRuntime> = startWorkerRuntime({
   relay: { batchSize: env.WEBHOOK_BATCH_MAX, lanes: env.WEBHOOK_BATCH_LANES },
   ...('workflowBundle' in source ? { worker: { workflowBundle: source.workflowBundle } } : {}),
   // Without PROVIDER_BASE_URL the provider client refuses every call, so a sync page fails non-retryably.
-  extraActivities: createTemplateActivities({ db: deps.db, log, vault: deps.vault, provider: deps.provider, clock: deps.clock }),
+  extraActivities: {
+    ...createTemplateActivities({ db: deps.db, log, vault: deps.vault, provider: deps.provider, clock: deps.clock }),
+    ...createSendingActivities({
+      db: deps.db,
+      log,
+      vault: deps.vault,
+      provider: deps.provider,
+      clock: deps.clock,
+      wakeGovernor: (workspaceId, phoneNumberId) => wakeGovernor(deps, workspaceId, phoneNumberId),
+    }),
+  },
+  governorSweep: { signal: (workspaceId, phoneNumberId) => signalGovernor(deps, workspaceId, phoneNumberId) },
   onTemporalReady: [
     async (client) => {
       const added = await ensureSearchAttributes(client);

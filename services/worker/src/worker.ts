@@ -11,6 +11,7 @@ import { defaultEffects } from './effects';
 import { startHeartbeat, type Heartbeat } from './heartbeat';
 import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
 import { temporalBatchDispatcher } from './batch-dispatcher';
+import { startGovernorSweep } from './governor-sweep';
 
 /** Worker knobs we tune (see docs/benchmarks.md); everything else keeps Temporal's defaults. */
 export type WorkerTuning = Pick<
@@ -59,6 +60,11 @@ export interface WorkerRuntimeOptions {
    * logged and does not stop the worker: the next start tries again.
    */
   onTemporalReady?: Array<(client: Client) => Promise<unknown>>;
+  /**
+   * Wakes send governors with due messages every so often (ms; default 15 s; false: off) through
+   * this signal-with-start (app `signalGovernor`).
+   */
+  governorSweep?: false | { intervalMs?: number; signal(workspaceId: string, phoneNumberId: string): Promise<void> };
   /** Aborting while Temporal is still unreachable at start stops relay and heartbeat and rejects. */
   signal?: AbortSignal;
 }
@@ -185,6 +191,10 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
     }
   }
 
+  const sweep = opts.governorSweep
+    ? startGovernorSweep({ db: opts.db, log, clock, intervalMs: opts.governorSweep.intervalMs ?? 15_000, signal: opts.governorSweep.signal })
+    : null;
+
   let stopping: Promise<void> | null = null;
   return {
     workerId,
@@ -193,8 +203,9 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
     done,
     stop() {
       stopping ??= (async () => {
-        // Relay first: no new starts while the worker drains.
+        // Relay and sweep first: no new starts while the worker drains.
         await relay?.stop();
+        await sweep?.stop();
         eagerClient = null;
         if (created.getState() === 'RUNNING') created.shutdown();
         await done.catch((err: unknown) => log.error({ err: (err as Error).message }, 'worker stopped with an error'));

@@ -1,3 +1,4 @@
 export * from './schemas';
 export * from './send';
 export * from './views';
+export * from './governor';

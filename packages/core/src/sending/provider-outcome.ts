@@ -27,7 +27,8 @@ const CONFIG_CODES = new Set([0, 3, 10, 104, 190, 200, 131005, 131031]);
 export interface ProviderFailure {
   /** HTTP status, null when there was no answer. */
   status: number | null;
-  timedOut: boolean;
+  /** No answer, and the request may have arrived (timeout, connection dropped mid-call). */
+  outcomeUnknown: boolean;
   code?: number;
   title?: string;
   message?: string;
@@ -38,7 +39,7 @@ export interface ProviderFailure {
 export const transientBackoffMs = (attempt: number): number => Math.min(60_000, 1000 * 2 ** Math.max(0, attempt - 1));
 
 export function classifyProviderFailure(f: ProviderFailure, attempt: number, pairSpacingMs: number): SendOutcome {
-  if (f.status === null) return f.timedOut ? { kind: 'unknown' } : { kind: 'transient', retryAfterMs: transientBackoffMs(attempt) };
+  if (f.status === null) return f.outcomeUnknown ? { kind: 'unknown' } : { kind: 'transient', retryAfterMs: transientBackoffMs(attempt) };
   const error: SendError = {
     code: f.code ?? f.status,
     title: f.title ?? f.message ?? `provider answered ${f.status}`,

@@ -167,3 +167,12 @@ export async function listConversationWindows(db: DbOrTx, workspaceId: string, c
     .where(and(eq(conversationWindows.workspaceId, workspaceId), inArray(conversationWindows.conversationId, conversationIds)))
     .orderBy(conversationWindows.openedAt);
 }
+
+/** The contact's conversation (one per contact), if it ever had one. */
+export async function getConversationOfContact(db: DbOrTx, workspaceId: string, contactId: string): Promise<ConversationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.workspaceId, workspaceId), eq(conversations.contactId, contactId)));
+  return row;
+}

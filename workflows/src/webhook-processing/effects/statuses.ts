@@ -1,5 +1,5 @@
 import { isDeliveryStatus, type MessageStatusEvent } from '@mos/core';
-import { ensureConversation, recordMessageStatus, resolveContact, upsertProviderWindow, type DbOrTx } from '@mos/db';
+import { applyOutboundStatus, ensureConversation, recordMessageStatus, resolveContact, upsertProviderWindow, type DbOrTx } from '@mos/db';
 import type { Logger } from '@mos/config';
 import { identityOf } from './contact-identity';
 
@@ -34,6 +34,26 @@ export async function applyStatus(tx: DbOrTx, workspaceId: string, ev: MessageSt
     pricingType: ev.pricing?.type ?? null,
     callbackData: ev.callbackData,
   });
+  // A message we sent moves forward (a late or repeated status changes nothing); one whose send
+  // answer was lost learns its provider id from the callback data we attached.
+  if (ev.status !== 'played') {
+    await applyOutboundStatus(tx, workspaceId, {
+      providerMessageId: ev.providerMessageId,
+      callbackData: ev.callbackData,
+      status: ev.status,
+      at,
+      ...(error
+        ? {
+            error: {
+              code: error.code,
+              title: error.title ?? error.message ?? 'failed',
+              ...(error.message ? { message: error.message } : {}),
+              ...(error.details ? { details: error.details } : {}),
+            },
+          }
+        : {}),
+    });
+  }
   if (ev.conversation) {
     const conversation = await ensureConversation(tx, workspaceId, contact.id);
     await upsertProviderWindow(tx, workspaceId, {
