@@ -36,8 +36,9 @@ type CandidateRow = {
   content: OutboundContent;
   attempts: number;
   subscriber_status: string | null;
-  window_expires_at: Date | null;
-  recent_at: Date | null;
+  // Raw rows: timestamps arrive as the driver gives them (string or Date); read through new Date().
+  window_expires_at: Date | string | null;
+  recent_at: Date | string | null;
 };
 
 const json = (v: unknown) => JSON.stringify(v);
@@ -105,7 +106,7 @@ export async function claimDueSends(tx: DbOrTx, workspaceId: string, phoneNumber
       refuse.push({ id: row.id, status: 'skipped', error: { code: 'contact_unsubscribed', title: 'The contact unsubscribed before the message was sent' } });
       continue;
     }
-    if (row.content.kind !== 'template' && !(row.window_expires_at && row.window_expires_at.getTime() > nowMs)) {
+    if (row.content.kind !== 'template' && !(row.window_expires_at && new Date(row.window_expires_at).getTime() > nowMs)) {
       refuse.push({
         id: row.id,
         status: 'failed',

@@ -1,0 +1,115 @@
+import { newId } from '@mos/core';
+import { upsertSyncedTemplate, upsertWorkspace, type Db } from '@mos/db';
+import { createApiApp } from '@mos/api';
+import { listen } from '@mos/http/testing';
+import { testDeps } from '@mos/app/testing';
+import { signalGovernor, wakeGovernor, type AppDeps, type Scope } from '@mos/app';
+import { createProviderClient } from '@mos/provider';
+import { startSimulator, type RunningSimulator, type SimulatorConfig } from '@mos/provider/simulator';
+import { createSendingActivities, createTemplateActivities } from '@mos/workflows';
+import { sharedWorkflowBundle, temporalAddress, testLog, uniqueTaskQueue } from '../testing';
+import { startWorkerRuntime, type WorkerRuntime } from '../worker';
+
+/**
+ * The whole send path for tests: the provider simulator, the API (whose ingress receives the
+ * simulator's signed status webhooks), and a worker running the governor, broadcasts and the
+ * webhook pipeline, on one workspace whose number the simulator serves. Real parts only: the
+ * simulator stands in for the provider.
+ */
+export const PHONE_NUMBER_ID = '106540352242922';
+const TOKEN = 'sim-access-token';
+const SECRET = 'whsec-send-stack';
+
+export interface SendStack {
+  deps: AppDeps;
+  scope: Scope;
+  sim: RunningSimulator;
+  runtime: WorkerRuntime;
+  taskQueue: string;
+  /** Stops the worker and starts a fresh one on the same queue (a restart). */
+  restartWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SendStackOptions {
+  sim?: Partial<SimulatorConfig>;
+  pairSpacingMs?: number;
+  requeueUnansweredAfterMs?: number;
+  providerTimeoutMs?: number;
+}
+
+export async function startSendStack(db: Db, databaseUrl: string, o: SendStackOptions = {}): Promise<SendStack> {
+  const taskQueue = uniqueTaskQueue('send');
+  const slug = `send-${newId('request').slice(-10)}`;
+  const sim = await startSimulator({ accessToken: TOKEN, phoneNumberId: PHONE_NUMBER_ID, signingSecret: SECRET, statusFlushMs: 50, ...o.sim });
+  const deps = testDeps(db, { env: { TEMPORAL_TASK_QUEUE: taskQueue, PROVIDER_BASE_URL: sim.url, WEBHOOK_INGRESS_CACHE_MS: '0' } });
+  const api = await listen(createApiApp(deps));
+  sim.setWebhook({ url: `${api.url}/webhooks/messaging/${slug}`, signingSecret: SECRET });
+  const { workspace } = await upsertWorkspace(db, slug, { wabaId: '102290129340398', phoneNumberId: PHONE_NUMBER_ID });
+  await deps.vault.set(db, workspace.id, 'webhook-signing-secret', SECRET);
+  await deps.vault.set(db, workspace.id, 'provider-access-token', TOKEN);
+  const provider = createProviderClient({ baseUrl: sim.url, apiVersion: 'v23.0', timeoutMs: o.providerTimeoutMs ?? 2000 });
+
+  const bundle = await sharedWorkflowBundle();
+  const start = () =>
+    startWorkerRuntime({
+      db,
+      databaseUrl,
+      log: testLog,
+      temporal: { address: temporalAddress(), namespace: 'default', taskQueue },
+      temporalClient: deps.temporal,
+      relay: { pollIntervalMs: 250 },
+      heartbeatIntervalMs: 1_000,
+      worker: { workflowBundle: bundle },
+      extraActivities: {
+        ...createTemplateActivities({ db, log: testLog, vault: deps.vault, provider }),
+        ...createSendingActivities({
+          db,
+          log: testLog,
+          vault: deps.vault,
+          provider,
+          pairSpacingMs: o.pairSpacingMs,
+          requeueUnansweredAfterMs: o.requeueUnansweredAfterMs,
+          pageSize: 100,
+          wakeGovernor: (ws, phone) => wakeGovernor(deps, ws, phone),
+        }),
+      },
+      governorSweep: { intervalMs: 2000, signal: (ws, phone) => signalGovernor(deps, ws, phone) },
+    });
+  const stack: SendStack = {
+    deps,
+    scope: { workspaceId: workspace.id, actorId: 'key_test', role: 'developer' },
+    sim,
+    runtime: await start(),
+    taskQueue,
+    async restartWorker() {
+      await stack.runtime.stop();
+      stack.runtime = await start();
+    },
+    async close() {
+      await stack.runtime.stop();
+      await api.close();
+      await sim.close();
+      await deps.temporal.close();
+    },
+  };
+  return stack;
+}
+
+/** The same approved template in mos (synced) and in the simulator. */
+export async function seedTemplate(
+  stack: SendStack,
+  name: string,
+  bodyText: string,
+  opts: { simBodyText?: string; inSimulator?: boolean } = {},
+): Promise<void> {
+  const components = [{ type: 'BODY', text: bodyText }];
+  await upsertSyncedTemplate(
+    stack.deps.db,
+    stack.scope.workspaceId,
+    { providerTemplateId: newId('request').slice(-12), name, language: 'en_US', category: 'UTILITY', status: 'approved', components },
+    new Date(),
+  );
+  if (opts.inSimulator !== false)
+    stack.sim.seedApprovedTemplate({ name, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: opts.simBodyText ?? bodyText }] });
+}
