@@ -29,3 +29,6 @@ export * from './temporal-client';
 export * from './templates/start-sync';
 export * from './messages/index';
 export * from './broadcasts/index';
+export * from './contacts/api-contacts';
+export * from './templates/approved';
+export * from './settings/api-key-usage';

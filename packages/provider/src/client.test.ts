@@ -104,6 +104,8 @@ describe('provider client against the simulator', () => {
   });
 
   it('sends a text message and returns a wamid', async () => {
+    // Free-form text needs the customer's 24 h window, opened by their inbound message.
+    sim.openWindow('+393331234567');
     const res = await client.sendMessage({ phoneNumberId: PHONE, accessToken: TOKEN }, { to: '+393331234567', type: 'text', text: { body: 'hi' } });
     expect(res).toMatchObject({ messaging_product: 'whatsapp', contacts: [{ input: '+393331234567', wa_id: '393331234567' }] });
     expect(res.messages[0]!.id).toMatch(/^wamid\./);
@@ -114,7 +116,15 @@ describe('provider client against the simulator', () => {
     const send = () =>
       client.sendMessage(
         { phoneNumberId: PHONE, accessToken: TOKEN },
-        { to: '393331234567', type: 'template', template: { name: 'send_me', language: { code: 'en_US' } } },
+        {
+          to: '393337654321',
+          type: 'template',
+          template: {
+            name: 'send_me',
+            language: { code: 'en_US' },
+            components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }, { type: 'text', text: '#1042' }] }],
+          },
+        },
       );
     expect((await rejectionOf(send())).error).toMatchObject({ code: 132001 });
     await sim.review(id, 'APPROVED');

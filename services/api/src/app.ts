@@ -9,9 +9,10 @@ import { internalOperationsRoutes } from './routes/internal-operations';
 import { internalContactRoutes } from './routes/internal-contacts';
 import { internalTemplateRoutes, internalTemplateServiceRoutes } from './routes/internal-templates';
 import { internalAccountRoutes } from './routes/internal-account';
+import { v1Routes } from './routes/v1/index';
 
 /**
- * The API app: probes, provider webhook ingress, /internal operator reads and replays.
+ * The API app: probes, provider webhook ingress, the keyed /v1 surface, /internal operator reads and replays.
  * Body parsing is per router: the webhook ingress needs raw bytes, JSON routes parse JSON.
  */
 export function createApiApp(deps: AppDeps): Express {
@@ -26,6 +27,8 @@ export function createApiApp(deps: AppDeps): Express {
   app.use(webhookIngressRoutes(deps, ingressMetrics));
   app.use(metricsRoutes(deps, ingressMetrics));
   app.use('/api/auth', authRoutes(deps));
+  // API-key routes: their own key check, rate limit and body parser (routes/v1/index.ts).
+  app.use('/v1', v1Routes(deps));
 
   // Service-token routes (template sync) must precede the session guard below.
   app.use('/internal', internalTemplateServiceRoutes(deps));

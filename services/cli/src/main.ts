@@ -5,6 +5,7 @@ import { registerBootstrap } from './commands/bootstrap';
 import { registerIngress } from './commands/ingress';
 import { registerMembers } from './commands/members';
 import { registerSecrets } from './commands/secrets';
+import { registerWorkspace } from './commands/workspace';
 
 const program = new Command('mos')
   .description("mos admin CLI (uses DATABASE_URL, else the running ./infra/up.sh's database; run from the repository root as `pnpm mos ...`)")
@@ -17,6 +18,7 @@ registerApiKeys(program);
 registerSecrets(program);
 registerIngress(program);
 registerAccount(program);
+registerWorkspace(program);
 
 // Unknown options and missing arguments are usage errors: exit 2.
 program.exitOverride((err) => {

@@ -37,6 +37,8 @@ export const MAX_SEND_ATTEMPTS = 10;
 const FLUSH_EVERY_MS = 100;
 /** A slot is at most a second after its claim; the margin covers the request's own latency. */
 const SLOT_SLACK_MS = 1250;
+/** A send leaves no later than this into its second (slots end at 920 ms; the rest is for latency). */
+const LATEST_SEND_OFFSET_MS = 960;
 /** Nothing due for longer than this: hand back to the workflow, which sleeps on a timer. */
 const MAX_IN_ACTIVITY_WAIT_MS = 2000;
 
@@ -83,6 +85,12 @@ export function createSendGovernorActivities(deps: SendGovernorDeps) {
 
       const sendOne = async (s: ClaimedSend) => {
         await sleep(s.slotAt - clock.now().getTime());
+        // A slot missed so late (a stalled event loop) that the request could land in the next
+        // second would spend that second's budget twice: put the message back instead.
+        if (clock.now().getTime() > Math.floor(s.slotAt / 1000) * 1000 + LATEST_SEND_OFFSET_MS) {
+          pending.push({ id: s.id, kind: 'released' });
+          return;
+        }
         try {
           const res = await deps.provider.sendMessage({ phoneNumberId, accessToken }, providerSendBody(s.id, s.toPhone, s.content) as never);
           pending.push({ id: s.id, kind: 'accepted', providerMessageId: res.messages[0]!.id, at: clock.now() });

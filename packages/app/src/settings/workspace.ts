@@ -6,6 +6,13 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords';
 import { assignProviderIngress } from './provider-ingress';
 import type { Scope } from '../scope';
 
+/**
+ * The /v1 per-key request budget (services/api routes/v1/rate-limit.ts, docs/api-v1.md): the
+ * default, and the bounds of a workspace's override. The ceiling keeps one tenant's keys from
+ * claiming an API process whole.
+ */
+export const API_RATE_LIMIT_PER_MINUTE = { default: 600, min: 1, max: 100_000 } as const;
+
 const graphId = safeString()
   .trim()
   .regex(/^\d{5,32}$/, 'must be the numeric id the provider shows');
@@ -28,6 +35,8 @@ export const providerSettingsInput = z.strictObject({
     .nullable()
     .optional(),
   llmModel: safeString().trim().min(1).max(200).nullable().optional(),
+  /** Requests per minute per API key on /v1; null returns to the default. */
+  apiRateLimitPerMinute: z.number().int().min(API_RATE_LIMIT_PER_MINUTE.min).max(API_RATE_LIMIT_PER_MINUTE.max).nullable().optional(),
 });
 
 export const workspaceView = z.object({
@@ -41,6 +50,8 @@ export const workspaceView = z.object({
   dataRetentionDays: z.number().nullable(),
   llmBaseUrl: z.string().nullable(),
   llmModel: z.string().nullable(),
+  /** The /v1 per-key budget override; null means the default (API_RATE_LIMIT_PER_MINUTE.default). */
+  apiRateLimitPerMinute: z.number().nullable(),
 });
 export type WorkspaceView = z.infer<typeof workspaceView>;
 
@@ -54,6 +65,7 @@ export const toWorkspaceView = (w: WorkspaceRow): WorkspaceView => ({
   dataRetentionDays: w.dataRetentionDays,
   llmBaseUrl: w.llmBaseUrl,
   llmModel: w.llmModel,
+  apiRateLimitPerMinute: w.apiRateLimitPerMinute,
 });
 
 export async function getWorkspaceSettings(deps: AppDeps, scope: Scope): Promise<WorkspaceView> {
@@ -72,6 +84,7 @@ export async function updateWorkspaceSettings(deps: AppDeps, scope: Scope, input
       dataRetentionDays: input.dataRetentionDays,
       llmBaseUrl: input.llmBaseUrl,
       llmModel: input.llmModel,
+      apiRateLimitPerMinute: input.apiRateLimitPerMinute,
     });
     await writeAuditLog(tx, ws.id, { action: 'workspace.settings', actorId: scope.actorId, targetId: ws.id, details: { fields: Object.keys(input) } });
     return toWorkspaceView((await getWorkspace(tx, ws.id))!);

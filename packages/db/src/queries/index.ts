@@ -33,3 +33,8 @@ export * from './webhook-ingress';
 export * from './synced-template-updates';
 export * from './account-events';
 export * from './channel-limits';
+export * from './outbound-messages';
+export * from './send-queue';
+export * from './api-contacts';
+export * from './api-v1';
+export * from './broadcasts';

@@ -187,6 +187,8 @@ export async function exhaustSecond(db: DbOrTx, workspaceId: string, phoneNumber
 
 export type SendResult =
   | { id: string; kind: 'accepted'; providerMessageId: string; at: Date }
+  /** Not sent after all (its slot was missed): back in the queue, the attempt not counted. */
+  | { id: string; kind: 'released' }
   | { id: string; kind: 'retry'; notBefore: Date; lastError?: SendError }
   | { id: string; kind: 'failed'; error: SendError; at: Date };
 
@@ -198,9 +200,9 @@ export async function recordSendResults(db: DbOrTx, workspaceId: string, results
   if (results.length === 0) return;
   const rows = sql.join(
     results.map((r) => {
-      const at = r.kind === 'retry' ? now : r.at;
+      const at = r.kind === 'retry' || r.kind === 'released' ? now : r.at;
       const pid = r.kind === 'accepted' ? r.providerMessageId : null;
-      const nb = r.kind === 'retry' ? r.notBefore : null;
+      const nb = r.kind === 'retry' ? r.notBefore : r.kind === 'released' ? now : null;
       const err = r.kind === 'failed' ? r.error : r.kind === 'retry' ? (r.lastError ?? null) : null;
       const entry =
         r.kind === 'accepted'
@@ -215,6 +217,7 @@ export async function recordSendResults(db: DbOrTx, workspaceId: string, results
   await db.execute(sql`
     UPDATE outbound_messages m SET
       status = CASE WHEN m.status <> 'sending' THEN m.status WHEN v.kind = 'accepted' THEN 'sent' WHEN v.kind = 'failed' THEN 'failed' ELSE 'queued' END,
+      attempts = CASE WHEN m.status = 'sending' AND v.kind = 'released' THEN greatest(m.attempts - 1, 0) ELSE m.attempts END,
       status_rank = CASE WHEN m.status = 'sending' AND v.kind = 'accepted' THEN 1 ELSE m.status_rank END,
       status_history = CASE WHEN m.status = 'sending' AND v.entry IS NOT NULL THEN m.status_history || v.entry ELSE m.status_history END,
       provider_message_id = coalesce(m.provider_message_id, v.pid),

@@ -29,6 +29,7 @@ export interface WorkspaceSettings {
   dataRetentionDays?: number | null;
   llmBaseUrl?: string | null;
   llmModel?: string | null;
+  apiRateLimitPerMinute?: number | null;
 }
 
 export async function upsertWorkspace(db: DbOrTx, slug: string, settings: WorkspaceSettings = {}): Promise<{ workspace: WorkspaceRow; created: boolean }> {

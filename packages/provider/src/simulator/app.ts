@@ -1,16 +1,15 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { componentsSchema, upperCased, validateTemplate, type TemplateComponent } from '@mos/core';
+import type { SimulatorConfig } from './config';
+import { controlRoutes } from './control';
+import { SimEngine } from './engine';
 import * as E from './graph-errors';
+import { handleSend } from './messages';
 import { type SimStore, type SimTemplate } from './store';
-import { deliverWebhook, templateStatusEnvelope, type WebhookTarget } from './webhook';
+import { deliverWebhook, templateStatusEnvelope } from './webhook';
 
-export interface SimulatorConfig extends WebhookTarget {
-  accessToken: string;
-  /** When set, only this business account exists; otherwise any id is accepted (one store per id). */
-  wabaId?: string;
-  phoneNumberId?: string;
-}
+export type { SimulatorConfig } from './config';
 
 export type ReviewEvent = 'APPROVED' | 'REJECTED';
 export class ReviewError extends Error {
@@ -65,7 +64,7 @@ function parseComponents(raw: unknown[]): { components: TemplateComponent[] } | 
  * account and message sends on a phone number, bearer token required, template rules
  * enforced by the same validator as our submit route, errors in the provider's shape.
  */
-export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
+export function createSimulatorApp(config: SimulatorConfig, store: SimStore, engine = new SimEngine(config, store)) {
   const app: Express = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '1mb' }));
@@ -83,7 +82,6 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
 
   // ---- operator/test controls (dev tool: unauthenticated by design) ----
   app.get('/_sim/templates', (_req, res) => void res.json({ templates: [...store.templates.values()] }));
-  app.get('/_sim/messages', (_req, res) => void res.json({ messages: store.messages }));
   app.post('/_sim/templates/:id/review', async (req, res) => {
     const body = z.object({ event: z.enum(['APPROVED', 'REJECTED']), reason: z.string().max(512).optional() }).safeParse(req.body ?? {});
     if (!body.success) return void res.status(400).json({ error: 'event must be APPROVED or REJECTED' });
@@ -94,6 +92,8 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
       res.status(502).json({ error: `review applied but webhook delivery failed: ${(err as Error).message}` });
     }
   });
+
+  app.use('/_sim', controlRoutes(engine));
 
   // ---- the provider's Graph-style API ----
   const api = express.Router({ mergeParams: true });
@@ -184,17 +184,7 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
   api.post('/:phoneNumberId/messages', (req, res) => {
     const phoneNumberId = param(req.params.phoneNumberId);
     if (config.phoneNumberId && config.phoneNumberId !== phoneNumberId) return send(res, E.unknownObject(phoneNumberId));
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    if (typeof body.to !== 'string' || !body.to) return send(res, E.missingParam('to'));
-    if (typeof body.type !== 'string') return send(res, E.missingParam('type'));
-    if (body.type === 'template') {
-      const tpl = body.template as { name?: string; language?: { code?: string } } | undefined;
-      const approved = [...store.templates.values()].some((t) => t.name === tpl?.name && t.language === tpl?.language?.code && t.status === 'APPROVED');
-      if (!approved) return send(res, E.templateNotFound(String(tpl?.name), String(tpl?.language?.code)));
-    }
-    const id = `wamid.${Buffer.from(`${phoneNumberId}:${Date.now()}:${store.messages.length}:${Math.random()}`).toString('base64url')}`;
-    store.messages.push({ id, phoneNumberId, to: body.to, type: body.type, body });
-    res.json({ messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to.replace(/\D/g, '') }], messages: [{ id }] });
+    handleSend(engine, phoneNumberId, req.body, res);
   });
 
   app.use('/:version', api);
@@ -209,5 +199,5 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore) {
       }),
     );
   });
-  return { app, review };
+  return { app, review, engine };
 }

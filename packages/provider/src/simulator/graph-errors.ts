@@ -87,3 +87,86 @@ export const notEditable = (status: string) =>
     error_user_msg: `Message templates can only be edited when they are Approved, Rejected or Paused; this one is ${status}.`,
     error_data: { messaging_product: 'whatsapp', details: `template status ${status} does not allow edits` },
   });
+
+// ---- message sends (texts from the provider's error-codes reference) ----
+
+const sendError = (status: number, code: number, title: string, details: string) =>
+  graphError(status, { message: `(#${code}) ${title}`, code, error_data: { messaging_product: 'whatsapp', details } });
+
+export const rateLimitHit = () => sendError(400, 130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
+
+export const pairRateLimitHit = () =>
+  sendError(
+    400,
+    131056,
+    '(Business Account, Consumer Account) pair rate limit hit',
+    'Message failed to send because there were too many messages sent from this phone number to the same phone number in a short period of time.',
+  );
+
+export const reEngagement = () =>
+  sendError(
+    400,
+    131047,
+    'Re-engagement message',
+    'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+  );
+
+export const paramCountMismatch = (component: string, got: number, expected: number) =>
+  sendError(
+    400,
+    132000,
+    'Number of parameters does not match the expected number of params',
+    `${component}: number of localizable_params (${got}) does not match the expected number of params (${expected})`,
+  );
+
+export const paramFormatMismatch = (expected: string, received: string) =>
+  sendError(
+    400,
+    132012,
+    'Parameter format does not match format in the created template',
+    `header: Format mismatch, expected ${expected}, received ${received}`,
+  );
+
+export const templatePaused = (name: string) =>
+  sendError(400, 132015, 'Template is Paused', `Template ${name} is paused due to low quality so it cannot be sent in a template message.`);
+
+export const templateDisabled = (name: string) =>
+  sendError(400, 132016, 'Template is Disabled', `Template ${name} has been paused too many times due to low quality and is now permanently disabled.`);
+
+/** The generic transient failure: 500 carries code 1 ("API Unknown"), 503 code 2 ("API Service"). */
+export const unexpectedError = (status: 500 | 503) =>
+  graphError(status, {
+    message: 'An unexpected error has occurred. Please retry your request later.',
+    code: status === 503 ? 2 : 1,
+    is_transient: true,
+  });
+
+/**
+ * Asynchronous failures reported in a `failed` status (`errors[]` of the webhook), in the shape
+ * of status-failed-131047.json. Unknown codes get a generic entry rather than a refusal, so a
+ * benchmark can inject any code mos should handle.
+ */
+const ASYNC_ERRORS: Record<number, [title: string, details: string]> = {
+  131026: [
+    'Message undeliverable',
+    'Unable to deliver message. Reasons can include: the recipient phone number is not a WhatsApp phone number, the recipient has not accepted the new Terms of Service, or the recipient uses an old WhatsApp version.',
+  ],
+  131047: ['Re-engagement message', 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.'],
+  131049: [
+    'This message was not delivered to maintain healthy ecosystem engagement.',
+    'In order to maintain a healthy ecosystem engagement, the message failed to be delivered.',
+  ],
+  131050: [
+    'Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.',
+    'The recipient has chosen to stop receiving marketing messages from your business.',
+  ],
+  131053: ['Media upload error', 'Unable to upload the media used in the message.'],
+  131000: ['Something went wrong', 'Message failed to send due to an unknown error.'],
+};
+
+export const ERROR_CODES_HREF = 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/';
+
+export function asyncError(code: number) {
+  const [title, details] = ASYNC_ERRORS[code] ?? ['Something went wrong', `Message failed to send (error ${code}).`];
+  return { code, title, message: title, error_data: { details }, href: ERROR_CODES_HREF };
+}

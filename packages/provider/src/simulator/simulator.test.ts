@@ -234,6 +234,12 @@ describe('simulator main.ts (standalone, as infra/up.sh runs it)', () => {
         SIM_PHONE_NUMBER_ID: '42',
         SIM_SIGNING_SECRET: 'x',
         SIM_WEBHOOK_URL: 'http://127.0.0.1:1/webhooks/messaging',
+        SIM_THROUGHPUT_PER_SECOND: '1000',
+        SIM_PAIR_SPACING_MS: '100',
+        SIM_READ_SHARE: '0.25',
+        SIM_FAIL_SHARE: '',
+        SIM_STATUS_DELAYS_MS: '5, 10,20',
+        SIM_SEED: '7',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -242,21 +248,38 @@ describe('simulator main.ts (standalone, as infra/up.sh runs it)', () => {
       child!.once('exit', (code) => reject(new Error(`exited ${code}`)));
       setTimeout(() => reject(new Error('simulator did not start')), 20_000);
     });
-    expect(JSON.parse(line)).toMatchObject({ msg: 'provider simulator listening', url: `http://127.0.0.1:${port}` });
+    expect(JSON.parse(line)).toMatchObject({ msg: 'provider simulator listening', url: `http://127.0.0.1:${port}`, seed: 7 });
     expect(line).not.toContain('main-token');
     const client = createProviderClient({ baseUrl: `http://127.0.0.1:${port}`, apiVersion: 'v23.0' });
     await expect(client.listTemplates({ wabaId: WABA, accessToken: 'main-token' })).resolves.toMatchObject({ data: [] });
+    const stats = await (await fetch(`http://127.0.0.1:${port}/_sim/stats?phoneNumberId=42`)).json();
+    expect(stats).toMatchObject({ seed: 7, phoneNumbers: { '42': { throughputPerSecond: 1000 } } });
+    const statuses = await fetch(`http://127.0.0.1:${port}/_sim/statuses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(await statuses.json()).toEqual({
+      delays: { sentMs: 5, deliveredMs: 10, readMs: 20 },
+      options: { enabled: true, readShare: 0.25, failShare: 0, failCodes: [131026] },
+    });
   }, 30_000);
 
-  it('refuses to start without SIM_ACCESS_TOKEN', async () => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'packages/provider/src/simulator/main.ts'], {
-      env: { ...process.env, SIM_ACCESS_TOKEN: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    const code = await new Promise<number | null>((r) => p.once('exit', r));
-    expect(code).toBe(2);
-    expect(err).toContain('SIM_ACCESS_TOKEN');
+  it('refuses to start without SIM_ACCESS_TOKEN or with a malformed knob', async () => {
+    const run = async (env: Record<string, string>) => {
+      const p = spawn(process.execPath, ['--import', 'tsx', 'packages/provider/src/simulator/main.ts'], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      p.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((r) => p.once('exit', r));
+      return { code, err };
+    };
+    const [noToken, badDelays] = await Promise.all([
+      run({ SIM_ACCESS_TOKEN: '' }),
+      run({ SIM_ACCESS_TOKEN: 'x', SIM_STATUS_DELAYS_MS: '100,300', SIM_READ_SHARE: '2' }),
+    ]);
+    expect(noToken.code).toBe(2);
+    expect(noToken.err).toContain('SIM_ACCESS_TOKEN');
+    expect(badDelays.code).toBe(2);
+    expect(badDelays.err).toContain('SIM_STATUS_DELAYS_MS');
+    expect(badDelays.err).toContain('SIM_READ_SHARE');
   }, 30_000);
 });
