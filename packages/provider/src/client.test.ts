@@ -122,7 +122,15 @@ describe('provider client against the simulator', () => {
           template: {
             name: 'send_me',
             language: { code: 'en_US' },
-            components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }, { type: 'text', text: '#1042' }] }],
+            components: [
+              {
+                type: 'body',
+                parameters: [
+                  { type: 'text', text: 'Ada' },
+                  { type: 'text', text: '#1042' },
+                ],
+              },
+            ],
           },
         },
       );

@@ -35,13 +35,20 @@ async function seedContacts(tag: string, n: number, unsubscribed = 0): Promise<s
 async function acceptedFor(broadcastId: string): Promise<{ total: number; distinct: number }> {
   const { rows } = await tdb.pool.query(`SELECT id FROM outbound_messages WHERE broadcast_id = $1`, [broadcastId]);
   const ours = new Set(rows.map((r: { id: string }) => r.id));
-  const sent = stack.sim.messages().map((m) => (m.body as { biz_opaque_callback_data?: string }).biz_opaque_callback_data).filter((id): id is string => !!id && ours.has(id));
+  const sent = stack.sim
+    .messages()
+    .map((m) => (m.body as { biz_opaque_callback_data?: string }).biz_opaque_callback_data)
+    .filter((id): id is string => !!id && ours.has(id));
   return { total: sent.length, distinct: new Set(sent).size };
 }
 
 const counts = async (id: string) => (await getBroadcast(stack.deps, stack.scope, id)).broadcast;
 const start = (contactIds: string[], scheduledAt?: string) =>
-  createBroadcast(stack.deps, stack.scope, createBroadcastInput.parse({ name: 'news', template: TEMPLATE, segment: { contactIds }, ...(scheduledAt ? { scheduledAt } : {}) }));
+  createBroadcast(
+    stack.deps,
+    stack.scope,
+    createBroadcastInput.parse({ name: 'news', template: TEMPLATE, segment: { contactIds }, ...(scheduledAt ? { scheduledAt } : {}) }),
+  );
 
 beforeAll(async () => {
   tdb = await createTestDatabase();

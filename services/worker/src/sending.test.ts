@@ -89,7 +89,11 @@ describe('sending each type through the governor', () => {
   });
 
   it('the governor answers a backlog query in the Temporal UI', async () => {
-    const { message } = await send({ to: nextPhone(), type: 'template', template: { name: 'order_update', language: 'en_US', parameters: { body: ['a', 'b'] } } });
+    const { message } = await send({
+      to: nextPhone(),
+      type: 'template',
+      template: { name: 'order_update', language: 'en_US', parameters: { body: ['a', 'b'] } },
+    });
     await statusOf(message.id, 'sent', 'delivered', 'read');
     const client = await stack.deps.temporal.get();
     const backlog = await client.workflow
