@@ -29,7 +29,14 @@ describe('the workflow contract', () => {
     .sort();
 
   it('has one contract per feature and the root one', () => {
-    expect(files).toEqual(['contract.ts', 'retention/contract.ts', 'template-sync/contract.ts', 'webhook-processing/contract.ts']);
+    expect(files).toEqual([
+      'broadcasts/contract.ts',
+      'contract.ts',
+      'retention/contract.ts',
+      'send-governor/contract.ts',
+      'template-sync/contract.ts',
+      'webhook-processing/contract.ts',
+    ]);
   });
 
   it.each(files)('%s imports nothing but @temporalio/common (and the feature contracts, from the root)', (file) => {
@@ -45,7 +52,11 @@ describe('the workflow contract', () => {
       TEMPLATE_SYNC_ALL_WORKFLOW_TYPE: 'templateSyncAll',
       RETENTION_PURGE: 'retentionPurge',
       RETENTION_SWEEP: 'retentionSweep',
+      SEND_GOVERNOR_WORKFLOW_TYPE: 'sendGovernor',
+      BROADCAST_WORKFLOW_TYPE: 'runBroadcast',
     });
+    expect(contract.sendGovernorWorkflowId('ws_1', '1065')).toBe('send-governor-ws_1-1065');
+    expect(contract.broadcastWorkflowId('brd_1')).toBe('broadcast-brd_1');
     expect(contract.webhookWorkflowId('evt_1')).toBe('webhook-evt_1');
     expect(contract.templateSyncWorkflowId('ws_1')).toBe('template-sync-ws_1');
     expect(Object.values(contract.TemplateSyncFailureType)).toEqual(['WorkspaceNotFound', 'ProviderRejected']);

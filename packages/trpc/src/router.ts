@@ -6,6 +6,7 @@ import { webhookDeliveriesRouter, webhookRejectionsRouter, webhooksRouter } from
 import { syncedTemplatesRouter, templatesRouter } from './routers/templates';
 import { assistantRouter, contactsRouter } from './routers/contacts';
 import { accountRouter } from './routers/account';
+import { broadcastsRouter, messagesRouter } from './routers/sending';
 import { createCallerFactory, router } from './trpc';
 
 /**
@@ -32,6 +33,8 @@ export const appRouter = router({
   contacts: contactsRouter,
   assistant: assistantRouter,
   account: accountRouter,
+  messages: messagesRouter,
+  broadcasts: broadcastsRouter,
 });
 
 /** What frontend engineers import (through @mos/client) for end-to-end types. */

@@ -9,6 +9,7 @@ import { internalOperationsRoutes } from './routes/internal-operations';
 import { internalContactRoutes } from './routes/internal-contacts';
 import { internalTemplateRoutes, internalTemplateServiceRoutes } from './routes/internal-templates';
 import { internalAccountRoutes } from './routes/internal-account';
+import { internalSendingRoutes } from './routes/internal-sending';
 import { v1Routes } from './routes/v1/index';
 
 /**
@@ -39,6 +40,7 @@ export function createApiApp(deps: AppDeps): Express {
   app.use('/internal', internalContactRoutes(deps));
   app.use('/internal', internalTemplateRoutes(deps));
   app.use('/internal', internalAccountRoutes(deps));
+  app.use('/internal', internalSendingRoutes(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

@@ -12,9 +12,10 @@ export const broadcastSegmentSchema = z
     contactIds: z
       .array(safeString().regex(/^ctr_[0-9a-z]{26}$/, 'a contact id'))
       .min(1)
-      .max(10_000)
+      .max(1000)
       .optional(),
-    phoneNumbers: z.array(e164Schema).min(1).max(10_000).optional(),
+    // Bounded so a segment fits the 64 kB body: larger audiences are segments by status or time.
+    phoneNumbers: z.array(e164Schema).min(1).max(1000).optional(),
     updatedSince: isoTime.optional(),
   })
   .describe('Contacts matching every given criterion; an empty segment is every contact. Unsubscribed and blocked contacts are always skipped.');

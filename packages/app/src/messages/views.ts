@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, hasPrefix, LIMITS, OUTBOUND_STATUSES, pageSchema, publicStatus, safeString } from '@mos/core';
+import { AppError, hasPrefix, LIMITS, maskPhoneNumber, OUTBOUND_STATUSES, pageSchema, publicStatus, safeString, seesPersonalData } from '@mos/core';
 import { getOutboundMessage, listOutboundMessages, type OutboundMessageRow } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from '../scope';
@@ -29,11 +29,14 @@ export const toMessageDetail = (m: OutboundMessageRow): z.infer<typeof messageDe
   statusHistory: m.statusHistory,
 });
 
+/** Viewers see the recipient masked, as they see contacts (docs/security.md). */
+const forScope = (scope: Scope, m: z.infer<typeof messageDetailView>) => (seesPersonalData(scope.role) ? m : { ...m, to: maskPhoneNumber(m.to) });
+
 /** GET /v1/messages/{id}: 404 `message_not_found` for an id of another workspace too. */
 export async function getMessage(deps: AppDeps, scope: Scope, id: string): Promise<z.infer<typeof getMessageResult>> {
   const row = hasPrefix(id, 'message') && id.length <= 64 ? await getOutboundMessage(deps.db, scope.workspaceId, id) : undefined;
   if (!row) throw new AppError('message_not_found');
-  return { message: toMessageDetail(row) };
+  return { message: forScope(scope, toMessageDetail(row)) };
 }
 
 const idSchema = safeString().min(1).max(64);
@@ -56,5 +59,5 @@ export async function listMessages(deps: AppDeps, scope: Scope, input: z.output<
     limit: input.limit + 1,
   });
   const page = rows.slice(0, input.limit);
-  return { messages: page.map(toMessageDetail), nextCursor: rows.length > input.limit ? page[page.length - 1]!.id : null };
+  return { messages: page.map((m) => forScope(scope, toMessageDetail(m))), nextCursor: rows.length > input.limit ? page[page.length - 1]!.id : null };
 }

@@ -52,7 +52,7 @@ export const broadcastRoutes = (deps: AppDeps): V1Route[] => [
   {
     method: 'post',
     path: '/broadcasts',
-    errors: ['template_not_approved'],
+    errors: ['validation_failed', 'template_not_approved', 'no_phone_number', 'service_unavailable'],
     doc: {
       operationId: 'createBroadcast',
       tags: ['Broadcasts'],
