@@ -114,7 +114,8 @@ done
 cat <<INFO
 
   mos is running ($MOS_ENV)
-  API app            http://127.0.0.1:$API_PORT        (/health, /ready, /webhooks/messaging[/dev], /internal/*, /metrics)
+  API app            http://127.0.0.1:$API_PORT        (/health, /ready, /webhooks/messaging[/dev], /v1/*, /internal/*, /metrics)
+  v1 reference       http://127.0.0.1:$API_PORT/v1/docs   (OpenAPI 3.1 at /v1/openapi.json; a key: pnpm mos api-keys create --workspace dev --name me)
   Control plane      http://127.0.0.1:$CONTROL_PLANE_PORT        (/trpc, /api/*)
   Temporal UI        $TEMPORAL_UI
   Temporal frontend  $TEMPORAL_ADDRESS

@@ -7,7 +7,8 @@ import { WORKFLOWS_PATH } from './index';
 /**
  * Determinism guard: histories recorded from real runs on the Temporal dev server (with
  * MOS_RECORD_HISTORIES=1: the services/worker suites for webhook processing, webhook-processing/workflow.test.ts,
- * retention/workflow.test.ts, template-sync/workflow.test.ts) must replay against today's
+ * retention/workflow.test.ts, template-sync/workflow.test.ts,
+ * send-governor/workflow.test.ts, broadcasts/workflow.test.ts) must replay against today's
  * workflow code. A failure here means a change would break runs that are in flight during a
  * deploy: use `patched()` instead.
  */
@@ -35,6 +36,10 @@ describe('recorded workflow histories replay', () => {
         'template-sync-paged.json',
         'template-sync-provider-rejected.json',
         'template-sync-all.json',
+        // sendGovernor (idle, woken while lingering); runBroadcast (to completion; paused and resumed)
+        'send-governor-idle-wake.json',
+        'broadcast-completed.json',
+        'broadcast-paused-resumed.json',
       ]),
     );
   });

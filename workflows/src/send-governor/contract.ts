@@ -18,6 +18,8 @@ export interface SendGovernorInput {
   phoneNumberId: string;
   /** Carried across continue-as-new so the query keeps its totals. */
   totals?: GovernorTotals;
+  /** How long an idle governor waits for a wake before it ends (default 5 minutes). */
+  idleLingerMs?: number;
 }
 
 export interface GovernorTotals {

@@ -58,7 +58,7 @@ export async function sendGovernor(input: SendGovernorInput): Promise<GovernorTo
     if (woken) continue;
     if (last.idle) {
       // Ends unless woken meanwhile; an enqueuer that finds the row idle starts a new run.
-      if (!(await condition(() => woken, IDLE_LINGER_MS))) return totals;
+      if (!(await condition(() => woken, input.idleLingerMs ?? IDLE_LINGER_MS))) return totals;
       continue;
     }
     if (last.nextDueAt) {
