@@ -29,7 +29,20 @@ describe('mos workspace', () => {
     expect(cleared.stdout).toMatch(/rate limit 600 \(default\)/);
     expect((await findWorkspaceBySlug(tdb.db, 'acme'))!.apiRateLimitPerMinute).toBeNull();
     const audit = await tdb.db.select().from(auditLogs);
-    expect(audit.filter((e) => e.action === 'workspace.settings')).toHaveLength(2);
+    expect(audit.filter((e) => e.action === 'workspace.platform_settings')).toHaveLength(2);
+  }, 60_000);
+
+  it('marks a workspace upgraded to 1000 messages per second, and back', async () => {
+    const up = await mos(['workspace', 'set', '--workspace', 'acme', '--throughput-upgraded', 'true', '--json']);
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.json).toMatchObject({ slug: 'acme', throughputUpgraded: true });
+    expect((await findWorkspaceBySlug(tdb.db, 'acme'))!.throughputUpgraded).toBe(true);
+    expect((await mos(['workspace', 'show', '--workspace', 'acme'])).stdout).toMatch(/sends 1000 \(upgraded\) messages per second/);
+    await mos(['workspace', 'set', '--workspace', 'acme', '--throughput-upgraded', 'false']);
+    expect((await findWorkspaceBySlug(tdb.db, 'acme'))!.throughputUpgraded).toBe(false);
+    const bad = await mos(['workspace', 'set', '--workspace', 'acme', '--throughput-upgraded', 'yes']);
+    expect(bad.code).toBe(1);
+    expect((await mos(['workspace', 'set', '--workspace', 'acme'])).code).toBe(1);
   }, 60_000);
 
   it('refuses values outside the bounds, and unknown workspaces, with exit 1', async () => {

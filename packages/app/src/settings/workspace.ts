@@ -35,8 +35,17 @@ export const providerSettingsInput = z.strictObject({
     .nullable()
     .optional(),
   llmModel: safeString().trim().min(1).max(200).nullable().optional(),
+});
+
+/**
+ * What only the platform decides (the `mos` CLI): a tenant cannot raise its own /v1 budget, and
+ * the 1000 msg/s throughput is the provider's grant, not a wish.
+ */
+export const platformSettingsInput = z.strictObject({
   /** Requests per minute per API key on /v1; null returns to the default. */
   apiRateLimitPerMinute: z.number().int().min(API_RATE_LIMIT_PER_MINUTE.min).max(API_RATE_LIMIT_PER_MINUTE.max).nullable().optional(),
+  /** The provider upgraded this account's numbers to 1000 msg/s (the governor's budget). */
+  throughputUpgraded: z.boolean().optional(),
 });
 
 export const workspaceView = z.object({
@@ -52,6 +61,8 @@ export const workspaceView = z.object({
   llmModel: z.string().nullable(),
   /** The /v1 per-key budget override; null means the default (API_RATE_LIMIT_PER_MINUTE.default). */
   apiRateLimitPerMinute: z.number().nullable(),
+  /** Sends per second per number the governor allows: 80, or 1000 when upgraded. */
+  throughputUpgraded: z.boolean(),
 });
 export type WorkspaceView = z.infer<typeof workspaceView>;
 
@@ -66,6 +77,7 @@ export const toWorkspaceView = (w: WorkspaceRow): WorkspaceView => ({
   llmBaseUrl: w.llmBaseUrl,
   llmModel: w.llmModel,
   apiRateLimitPerMinute: w.apiRateLimitPerMinute,
+  throughputUpgraded: w.throughputUpgraded,
 });
 
 export async function getWorkspaceSettings(deps: AppDeps, scope: Scope): Promise<WorkspaceView> {
@@ -84,9 +96,20 @@ export async function updateWorkspaceSettings(deps: AppDeps, scope: Scope, input
       dataRetentionDays: input.dataRetentionDays,
       llmBaseUrl: input.llmBaseUrl,
       llmModel: input.llmModel,
-      apiRateLimitPerMinute: input.apiRateLimitPerMinute,
     });
     await writeAuditLog(tx, ws.id, { action: 'workspace.settings', actorId: scope.actorId, targetId: ws.id, details: { fields: Object.keys(input) } });
+    return toWorkspaceView((await getWorkspace(tx, ws.id))!);
+  });
+}
+
+/** The platform's settings of a workspace (CLI only: role `platform`), audited like the others. */
+export async function updatePlatformSettings(deps: AppDeps, scope: Scope, input: z.infer<typeof platformSettingsInput>): Promise<WorkspaceView> {
+  if (scope.role !== 'platform') throw new AppError('forbidden', { message: 'only the platform admin changes these settings' });
+  return deps.db.transaction(async (tx) => {
+    const ws = await getWorkspace(tx, scope.workspaceId);
+    if (!ws) throw new AppError('not_found', { message: 'workspace not found' });
+    await upsertWorkspace(tx, ws.slug, { apiRateLimitPerMinute: input.apiRateLimitPerMinute, throughputUpgraded: input.throughputUpgraded });
+    await writeAuditLog(tx, ws.id, { action: 'workspace.platform_settings', actorId: scope.actorId, targetId: ws.id, details: { ...input } });
     return toWorkspaceView((await getWorkspace(tx, ws.id))!);
   });
 }

@@ -30,6 +30,7 @@ export interface WorkspaceSettings {
   llmBaseUrl?: string | null;
   llmModel?: string | null;
   apiRateLimitPerMinute?: number | null;
+  throughputUpgraded?: boolean;
 }
 
 export async function upsertWorkspace(db: DbOrTx, slug: string, settings: WorkspaceSettings = {}): Promise<{ workspace: WorkspaceRow; created: boolean }> {

@@ -5,7 +5,7 @@ import { apiKeys } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { errorHandler, notFoundHandler, requestId } from '@mos/http';
 import { listen } from '@mos/http/testing';
-import { API_RATE_LIMIT_PER_MINUTE, providerSettingsInput, revokeWorkspaceApiKey, updateWorkspaceSettings, type AppDeps } from '@mos/app';
+import { API_RATE_LIMIT_PER_MINUTE, platformSettingsInput, revokeWorkspaceApiKey, updatePlatformSettings, type AppDeps } from '@mos/app';
 import { testDeps } from '@mos/app/testing';
 import { createApiApp } from '../../app';
 import { v1Routes } from './index';
@@ -31,6 +31,7 @@ describe('/v1 API keys and rate limits', () => {
   });
 
   const scopeOf = (k: SeededKey) => ({ workspaceId: k.workspaceId, actorId: k.op.memberId, role: k.op.role });
+  const platform = (k: SeededKey) => ({ workspaceId: k.workspaceId, actorId: 'cli', role: 'platform' as const });
   const lastUsed = async (keyId: string) => (await tdb.db.select().from(apiKeys).where(eq(apiKeys.id, keyId)))[0]!.lastUsedAt;
 
   it('401 invalid_api_key without a key, with an unknown one, or with a session token instead', async () => {
@@ -84,7 +85,7 @@ describe('/v1 API keys and rate limits', () => {
 
   it("429 rate_limited with Retry-After past the workspace's override, per key", async () => {
     const k = await seedApiKey(deps);
-    await updateWorkspaceSettings(deps, scopeOf(k), { apiRateLimitPerMinute: 3 });
+    await updatePlatformSettings(deps, platform(k), { apiRateLimitPerMinute: 3 });
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await v1(api.url, k.key, '/templates');
@@ -114,15 +115,15 @@ describe('/v1 API keys and rate limits', () => {
     const server = await listen(app);
     try {
       const k = await seedApiKey(deps);
-      await updateWorkspaceSettings(deps, scopeOf(k), { apiRateLimitPerMinute: 1 });
+      await updatePlatformSettings(deps, platform(k), { apiRateLimitPerMinute: 1 });
       expect((await v1(server.url, k.key, '/templates')).status).toBe(200);
       expect((await v1(server.url, k.key, '/templates')).status).toBe(429);
-      await updateWorkspaceSettings(deps, scopeOf(k), { apiRateLimitPerMinute: 5 });
+      await updatePlatformSettings(deps, platform(k), { apiRateLimitPerMinute: 5 });
       const res = await v1(server.url, k.key, '/templates');
       expect(res.status).toBe(200);
       expect(res.headers.get('ratelimit-limit')).toBe('5');
       expect(res.headers.get('ratelimit-remaining')).toBe('2');
-      await updateWorkspaceSettings(deps, scopeOf(k), { apiRateLimitPerMinute: null });
+      await updatePlatformSettings(deps, platform(k), { apiRateLimitPerMinute: null });
       expect((await v1(server.url, k.key, '/templates')).headers.get('ratelimit-limit')).toBe(String(API_RATE_LIMIT_PER_MINUTE.default));
     } finally {
       await server.close();
@@ -131,7 +132,7 @@ describe('/v1 API keys and rate limits', () => {
 
   it('the override is bounded', async () => {
     const k = await seedApiKey(deps);
-    for (const v of [0, -1, 1.5, API_RATE_LIMIT_PER_MINUTE.max + 1]) expect(providerSettingsInput.safeParse({ apiRateLimitPerMinute: v }).success).toBe(false);
-    expect((await updateWorkspaceSettings(deps, scopeOf(k), { apiRateLimitPerMinute: 1000 })).apiRateLimitPerMinute).toBe(1000);
+    for (const v of [0, -1, 1.5, API_RATE_LIMIT_PER_MINUTE.max + 1]) expect(platformSettingsInput.safeParse({ apiRateLimitPerMinute: v }).success).toBe(false);
+    expect((await updatePlatformSettings(deps, platform(k), { apiRateLimitPerMinute: 1000 })).apiRateLimitPerMinute).toBe(1000);
   });
 });
