@@ -303,11 +303,13 @@ export async function claimGovernorWake(db: DbOrTx, workspaceId: string, phoneNu
   return (res.rowCount ?? 0) > 0;
 }
 
-/** Business numbers with sendable work whose governor may need a nudge (the sweep). */
+/** Business numbers with sendable work (paused broadcasts' messages are not) whose governor may need a nudge (the sweep). */
 export async function governorsWithBacklog(db: DbOrTx, now: Date, limit = 500): Promise<{ workspaceId: string; phoneNumberId: string }[]> {
   const res = await db.execute<{ workspace_id: string; phone_number_id: string }>(sql`
     SELECT DISTINCT m.workspace_id, m.phone_number_id FROM outbound_messages m
      WHERE m.status IN ('queued', 'sending') AND m.not_before <= ${now}
+       AND (m.broadcast_id IS NULL OR EXISTS (
+             SELECT 1 FROM broadcasts b WHERE b.id = m.broadcast_id AND b.workspace_id = m.workspace_id AND b.status = 'running'))
      LIMIT ${limit}`);
   return res.rows.map((r) => ({ workspaceId: r.workspace_id, phoneNumberId: r.phone_number_id }));
 }
