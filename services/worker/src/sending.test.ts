@@ -150,9 +150,31 @@ describe('provider answers, by code', () => {
     expect((err as AppError).code).toBe('outside_service_window');
   });
 
-  it('132000 and 132001 (template errors) fail the message with the provider details', async () => {
+  it('a late 131047 on a status webhook fails the message and closes the window for the next one', async () => {
+    const phone = nextPhone();
+    await customerWrites(phone);
+    stack.sim.setStatusOptions({ failShare: 1, failCodes: [131047] });
+    try {
+      const { message } = await send({ to: phone, type: 'text', text: { body: 'accepted, then failed' } });
+      const failed = await statusOf(message.id, 'failed');
+      expect(failed.error).toMatchObject({ code: 131047 });
+      expect(failed.statusHistory.map((h) => h.status)).toEqual(['queued', 'sent', 'failed']);
+    } finally {
+      stack.sim.setStatusOptions({ failShare: 0 });
+    }
+    const err = await send({ to: phone, type: 'text', text: { body: 'again' } }).catch((e: unknown) => e);
+    expect((err as AppError).code).toBe('outside_service_window');
+    // A new message from the customer opens it again.
+    await customerWrites(phone);
+    expect((await send({ to: phone, type: 'text', text: { body: 'reopened' } })).message.status).toBe('queued');
+  });
+
+  it('132000, 132001 and 132015 (template errors) fail the message with the provider details', async () => {
     await seedTemplate(stack, 'param_drift', 'Hello {{1}}', { simBodyText: 'Hello {{1}} and {{2}}' });
     await seedTemplate(stack, 'not_in_provider', 'Hello {{1}}', { inSimulator: false });
+    await seedTemplate(stack, 'paused_there', 'Hello {{1}}', { simStatus: 'PAUSED' });
+    const paused = await send({ to: nextPhone(), type: 'template', template: { name: 'paused_there', language: 'en_US', parameters: { body: ['x'] } } });
+    expect((await statusOf(paused.message.id, 'failed')).error).toMatchObject({ code: 132015, title: expect.any(String) });
     const drift = await send({ to: nextPhone(), type: 'template', template: { name: 'param_drift', language: 'en_US', parameters: { body: ['x'] } } });
     const missing = await send({ to: nextPhone(), type: 'template', template: { name: 'not_in_provider', language: 'en_US', parameters: { body: ['x'] } } });
     expect((await statusOf(drift.message.id, 'failed')).error).toMatchObject({ code: 132000 });
@@ -208,6 +230,17 @@ describe('provider answers, by code', () => {
       stack.sim.setThroughput(PHONE_NUMBER_ID, 80);
     }
     expect(stack.sim.stats().duplicates).toBe(0);
+  });
+
+  it('20 concurrent identical requests with one Idempotency-Key: one message, one send', async () => {
+    const key = `idem-${Date.now()}`;
+    const body = { to: nextPhone(), type: 'template', template: { name: 'order_update', language: 'en_US', parameters: { body: ['a', 'b'] } } };
+    const results = await Promise.all(Array.from({ length: 20 }, () => send(body, key)));
+    expect(new Set(results.map((r) => r.message.id)).size).toBe(1);
+    const id = results[0]!.message.id;
+    await statusOf(id, 'sent', 'delivered', 'read');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(stack.sim.messages().filter((s) => (s.body as { biz_opaque_callback_data?: string }).biz_opaque_callback_data === id)).toHaveLength(1);
   });
 
   it('5xx answers retry with back-off and send once', async () => {

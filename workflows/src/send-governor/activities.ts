@@ -92,7 +92,7 @@ export function createSendGovernorActivities(deps: SendGovernorDeps) {
           return;
         }
         try {
-          const res = await deps.provider.sendMessage({ phoneNumberId, accessToken }, providerSendBody(s.id, s.toPhone, s.content) as never);
+          const res = await deps.provider.sendMessage({ phoneNumberId, accessToken }, providerSendBody(s.id, s.toPhone, s.content));
           pending.push({ id: s.id, kind: 'accepted', providerMessageId: res.messages[0]!.id, at: clock.now() });
           tally.sent += 1;
         } catch (err) {

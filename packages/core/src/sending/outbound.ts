@@ -81,7 +81,14 @@ export const needsServiceWindow = (c: OutboundContent): boolean => c.kind !== 't
  * `biz_opaque_callback_data` carries our message id: every status webhook echoes it, which is
  * how a send whose answer was lost (timeout, worker killed) is matched to its provider id.
  */
-export function providerSendBody(messageId: string, to: string, c: OutboundContent): Record<string, unknown> {
+export interface ProviderSendBody {
+  to: string;
+  type: OutboundType;
+  biz_opaque_callback_data: string;
+  [payload: string]: unknown;
+}
+
+export function providerSendBody(messageId: string, to: string, c: OutboundContent): ProviderSendBody {
   const base = { to: to.replace(/^\+/, ''), type: c.kind, biz_opaque_callback_data: messageId };
   switch (c.kind) {
     case 'text':

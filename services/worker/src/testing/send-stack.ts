@@ -101,7 +101,7 @@ export async function seedTemplate(
   stack: SendStack,
   name: string,
   bodyText: string,
-  opts: { simBodyText?: string; inSimulator?: boolean } = {},
+  opts: { simBodyText?: string; inSimulator?: boolean; simStatus?: 'APPROVED' | 'PAUSED' | 'DISABLED' } = {},
 ): Promise<void> {
   const components = [{ type: 'BODY', text: bodyText }];
   await upsertSyncedTemplate(
@@ -111,5 +111,11 @@ export async function seedTemplate(
     new Date(),
   );
   if (opts.inSimulator !== false)
-    stack.sim.seedApprovedTemplate({ name, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: opts.simBodyText ?? bodyText }] });
+    stack.sim.seedApprovedTemplate({
+      name,
+      language: 'en_US',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: opts.simBodyText ?? bodyText }],
+      ...(opts.simStatus ? { status: opts.simStatus } : {}),
+    });
 }
