@@ -19,7 +19,11 @@ const LISTS: Record<string, string> = {
   'contacts.list': 'contacts', // keyset pages: + nextCursor
   'account.events': 'accountEvents', // GET /internal/account-events
   'account.limits': 'channelLimits', // GET /internal/account-limits
+  'messages.list': 'messages', // GET /internal/messages: keyset pages, + nextCursor
+  'broadcasts.list': 'broadcasts', // GET /internal/broadcasts: keyset pages, + nextCursor
 };
+/** Lists that page by cursor answer `nextCursor` beside the array. */
+const KEYSET = new Set(['contacts.list', 'messages.list', 'broadcasts.list']);
 
 const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { output?: unknown } }>;
 
@@ -32,8 +36,10 @@ describe('the router', () => {
         'assistant',
         'auditLogs',
         'auth',
+        'broadcasts',
         'contacts',
         'members',
+        'messages',
         'runtime',
         'secrets',
         'syncedTemplates',
@@ -55,7 +61,7 @@ describe('the router', () => {
     const output = procedures[path]?._def.output;
     expect(output, `${path} has no .output()`).toBeInstanceOf(z.ZodObject);
     const shape = (output as z.ZodObject).shape;
-    expect(Object.keys(shape)).toEqual(path === 'contacts.list' ? [key, 'nextCursor'] : [key]);
+    expect(Object.keys(shape)).toEqual(KEYSET.has(path) ? [key, 'nextCursor'] : [key]);
     expect(shape[key]).toBeInstanceOf(z.ZodArray);
   });
 });

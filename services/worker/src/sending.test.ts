@@ -153,6 +153,9 @@ describe('provider answers, by code', () => {
   it('a late 131047 on a status webhook fails the message and closes the window for the next one', async () => {
     const phone = nextPhone();
     await customerWrites(phone);
+    // Timestamps on webhooks are whole seconds: a failure reported in the same second as the
+    // customer's message cannot be ordered after it, so the report comes a second later.
+    await new Promise((r) => setTimeout(r, 1100));
     stack.sim.setStatusOptions({ failShare: 1, failCodes: [131047] });
     try {
       const { message } = await send({ to: phone, type: 'text', text: { body: 'accepted, then failed' } });
