@@ -35,6 +35,8 @@ export interface SendGovernorDeps {
 /** A message is retried this many times on transient failures, then failed with the last error. */
 export const MAX_SEND_ATTEMPTS = 10;
 const FLUSH_EVERY_MS = 100;
+/** Flushes an answer is kept for while its row stays locked or missing (about 10 s). */
+const MAX_RECORD_TRIES = 100;
 /** A slot is at most a second after its claim; the margin covers the request's own latency. */
 const SLOT_SLACK_MS = 1250;
 /** A send leaves no later than this into its second (slots end at 920 ms; the rest is for latency). */
@@ -77,10 +79,31 @@ export function createSendGovernorActivities(deps: SendGovernorDeps) {
       const inFlight = new Set<Promise<void>>();
       let lastRequeue = 0;
       let flushedAt = clock.now().getTime();
+      // Answers not recorded yet (a row held by a webhook batch, a database hiccup) stay pending
+      // and are tried again at the next flush: an answer is never dropped while the slice runs.
+      const tries = new Map<string, number>();
       const flush = async () => {
-        const batch = pending.splice(0, pending.length);
         flushedAt = clock.now().getTime();
-        if (batch.length > 0) await recordSendResults(deps.db, workspaceId, batch, clock.now());
+        if (pending.length === 0) return;
+        const batch = pending.splice(0, pending.length);
+        let recorded: Set<string>;
+        try {
+          recorded = await recordSendResults(deps.db, workspaceId, batch, clock.now());
+        } catch (err) {
+          deps.log.warn({ err, workspaceId, phoneNumberId, pending: batch.length }, 'send governor: recording answers failed; retrying');
+          recorded = new Set();
+        }
+        for (const r of batch) {
+          if (recorded.has(r.id)) {
+            tries.delete(r.id);
+            continue;
+          }
+          const n = (tries.get(r.id) ?? 0) + 1;
+          tries.set(r.id, n);
+          // A row gone for good (its contact erased meanwhile) would be retried forever.
+          if (n <= MAX_RECORD_TRIES) pending.push(r);
+          else deps.log.error({ workspaceId, messageId: r.id, kind: r.kind }, 'send governor: could not record an answer');
+        }
       };
 
       const sendOne = async (s: ClaimedSend) => {
@@ -183,7 +206,10 @@ export function createSendGovernorActivities(deps: SendGovernorDeps) {
         await sleep(Math.min(Math.max(wait, 20), 250));
       }
       await Promise.allSettled([...inFlight]);
-      await flush();
+      for (let i = 0; pending.length > 0 && i < MAX_RECORD_TRIES; i++) {
+        await flush();
+        if (pending.length > 0) await sleep(FLUSH_EVERY_MS);
+      }
       return finish(deps, input, tally, null, requeueAfterMs);
     },
   };

@@ -195,9 +195,13 @@ export type SendResult =
 /**
  * Records provider answers in one statement. Only rows still `sending` change status: a
  * status webhook that overtook the answer already moved the row (and named its provider id).
+ *
+ * Rows another transaction holds (a webhook batch applying statuses, which locks them in its
+ * own order) are skipped, never waited for: waiting here while that batch waits for a row this
+ * statement holds is a deadlock. Returns the ids recorded; the caller records the rest again.
  */
-export async function recordSendResults(db: DbOrTx, workspaceId: string, results: SendResult[], now: Date): Promise<void> {
-  if (results.length === 0) return;
+export async function recordSendResults(db: DbOrTx, workspaceId: string, results: SendResult[], now: Date): Promise<Set<string>> {
+  if (results.length === 0) return new Set();
   const rows = sql.join(
     results.map((r) => {
       const at = r.kind === 'retry' || r.kind === 'released' ? now : r.at;
@@ -214,7 +218,13 @@ export async function recordSendResults(db: DbOrTx, workspaceId: string, results
     }),
     sql`, `,
   );
-  await db.execute(sql`
+  const res = await db.execute<{ id: string }>(sql`
+    WITH v(id, kind, pid, not_before, error, entry, at) AS (VALUES ${rows}),
+    locked AS (
+      SELECT m.id FROM outbound_messages m JOIN v ON v.id = m.id
+       WHERE m.workspace_id = ${workspaceId}
+         FOR UPDATE OF m SKIP LOCKED
+    )
     UPDATE outbound_messages m SET
       status = CASE WHEN m.status <> 'sending' THEN m.status WHEN v.kind = 'accepted' THEN 'sent' WHEN v.kind = 'failed' THEN 'failed' ELSE 'queued' END,
       attempts = CASE WHEN m.status = 'sending' AND v.kind = 'released' THEN greatest(m.attempts - 1, 0) ELSE m.attempts END,
@@ -226,8 +236,10 @@ export async function recordSendResults(db: DbOrTx, workspaceId: string, results
       error = CASE WHEN m.status = 'sending' AND v.kind <> 'accepted' THEN coalesce(v.error, m.error) ELSE m.error END,
       claimed_at = CASE WHEN m.status = 'sending' OR v.kind = 'accepted' THEN NULL ELSE m.claimed_at END,
       updated_at = ${now}
-    FROM (VALUES ${rows}) AS v(id, kind, pid, not_before, error, entry, at)
-    WHERE m.workspace_id = ${workspaceId} AND m.id = v.id`);
+    FROM v
+    WHERE m.workspace_id = ${workspaceId} AND m.id = v.id AND m.id IN (SELECT id FROM locked)
+    RETURNING m.id`);
+  return new Set(res.rows.map((r) => r.id));
 }
 
 /**
