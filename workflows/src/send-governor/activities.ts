@@ -39,8 +39,8 @@ const FLUSH_EVERY_MS = 100;
 const MAX_RECORD_TRIES = 100;
 /** A slot is at most a second after its claim; the margin covers the request's own latency. */
 const SLOT_SLACK_MS = 1250;
-/** A send leaves no later than this into its second (slots end at 920 ms; the rest is for latency). */
-const LATEST_SEND_OFFSET_MS = 960;
+/** A send leaves no later than this into its second (slots end at 880 ms; the rest is for latency). */
+const LATEST_SEND_OFFSET_MS = 920;
 /** Nothing due for longer than this: hand back to the workflow, which sleeps on a timer. */
 const MAX_IN_ACTIVITY_WAIT_MS = 2000;
 

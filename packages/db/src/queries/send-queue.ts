@@ -43,8 +43,8 @@ type CandidateRow = {
 
 const json = (v: unknown) => JSON.stringify(v);
 
-/** Sends of a second go out in its first 920 ms: 80 ms of margin for the request's own latency. */
-const SEND_WINDOW_MS = 920;
+/** Sends of a second go out in its first 880 ms: the rest is margin for a loaded worker and the request's latency. */
+const SEND_WINDOW_MS = 880;
 const LATE_TOLERANCE_MS = 50;
 
 /**
@@ -94,8 +94,12 @@ export async function claimDueSends(tx: DbOrTx, workspaceId: string, phoneNumber
       FROM due d
       LEFT JOIN contacts c ON c.workspace_id = ${workspaceId} AND c.id = d.contact_id
       LEFT JOIN conversations cv ON cv.workspace_id = ${workspaceId} AND cv.contact_id = d.contact_id
-      LEFT JOIN recipient_sends r ON r.workspace_id = ${workspaceId} AND r.phone_number_id = ${phoneNumberId}
-                                 AND r.to_phone = d.to_phone AND r.last_sent_at > ${pairWindow}`);
+      -- LATERAL: one primary-key probe per candidate. A plain join let the planner, misled by
+      -- stale statistics after a bulk enqueue, scan every recipient of the number per claim.
+      LEFT JOIN LATERAL (
+        SELECT r.last_sent_at FROM recipient_sends r
+         WHERE r.workspace_id = ${workspaceId} AND r.phone_number_id = ${phoneNumberId} AND r.to_phone = d.to_phone AND r.last_sent_at > ${pairWindow}
+      ) r ON true`);
 
   const take: CandidateRow[] = [];
   const defer: { id: string; notBefore: Date }[] = [];
@@ -249,9 +253,17 @@ export async function recordSendResults(db: DbOrTx, workspaceId: string, results
  * still `sending` was, as far as anyone can know, never accepted.
  */
 export async function requeueUnanswered(db: DbOrTx, workspaceId: string, phoneNumberId: string, olderThan: Date, now: Date): Promise<number> {
+  const waitMs = now.getTime() - olderThan.getTime();
+  // The webhook that would name a send must also have been applied: while any webhook received
+  // up to `waitMs` after the claim is still waiting in the pipeline (a backlog), the send stays
+  // held. Without this, a pipeline running a minute behind made resends of accepted messages.
   const res = await db.execute(sql`
-    UPDATE outbound_messages SET status = 'queued', claimed_at = NULL, not_before = ${now}, updated_at = ${now}
-     WHERE workspace_id = ${workspaceId} AND phone_number_id = ${phoneNumberId} AND status = 'sending' AND claimed_at < ${olderThan}`);
+    UPDATE outbound_messages m SET status = 'queued', claimed_at = NULL, not_before = ${now}, updated_at = ${now}
+     WHERE m.workspace_id = ${workspaceId} AND m.phone_number_id = ${phoneNumberId} AND m.status = 'sending' AND m.claimed_at < ${olderThan}
+       AND NOT EXISTS (
+         SELECT 1 FROM outbox_jobs j
+          WHERE j.workspace_id = m.workspace_id AND j.job_type = 'process_webhook_event' AND j.status IN ('pending', 'dispatched')
+            AND j.created_at < m.claimed_at + make_interval(secs => ${waitMs / 1000}))`);
   return res.rowCount ?? 0;
 }
 
