@@ -3,7 +3,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { classifyProviderFailure, PROVIDER_CONSTRAINTS, providerSendBody, systemClock, type Clock, type SendError } from '@mos/core';
 import {
   claimDueSends,
-  closeContactServiceWindow,
+  closeServiceWindow,
+  getConversationOfContact,
   exhaustSecond,
   getWorkspace,
   markGovernorIdle,
@@ -159,7 +160,11 @@ export function createSendGovernorActivities(deps: SendGovernorDeps) {
             tally.retried += 1;
             return { id: s.id, kind: 'retry', notBefore: new Date(now.getTime() + outcome.retryAfterMs), lastError };
           case 'window_closed':
-            await closeContactServiceWindow(deps.db, workspaceId, s.contactId, now);
+            {
+              // The same rule as a 131047 arriving on a status webhook (effects/conversations.ts).
+              const conversation = await getConversationOfContact(deps.db, workspaceId, s.contactId);
+              if (conversation) await closeServiceWindow(deps.db, workspaceId, conversation.id, now);
+            }
             tally.failed += 1;
             return { id: s.id, kind: 'failed', error: outcome.error, at: now };
           case 'rejected':

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError, sha256Hex, type OutboundContent } from '@mos/core';
+import { AppError, serviceWindowOpen, sha256Hex, type OutboundContent } from '@mos/core';
 import {
   findContactBy,
   findOutboundByIdempotencyKey,
@@ -122,7 +122,7 @@ async function requireSendable(tx: DbOrTx, ws: string, contact: ContactRow, cont
   if (contact.subscriberStatus !== 'subscribed') throw new AppError('contact_unsubscribed', { message: `The contact is ${contact.subscriberStatus}` });
   if (content.kind === 'template') return;
   const conversation = await getConversationOfContact(tx, ws, contact.id);
-  if (!conversation?.windowExpiresAt || conversation.windowExpiresAt.getTime() <= now.getTime()) {
+  if (!serviceWindowOpen(conversation, now)) {
     throw new AppError('outside_service_window', {
       message: 'The contact has not messaged this number in the last 24 hours: send a template',
       meta: { windowExpiredAt: conversation?.windowExpiresAt?.toISOString() ?? null },

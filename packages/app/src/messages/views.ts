@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, hasPrefix, LIMITS, maskPhoneNumber, OUTBOUND_STATUSES, pageSchema, publicStatus, safeString, seesPersonalData } from '@mos/core';
+import { AppError, hasPrefix, LIMITS, maskPhoneNumber, PUBLIC_OUTBOUND_STATUSES, pageSchema, publicStatus, safeString, seesPersonalData } from '@mos/core';
 import { getOutboundMessage, listOutboundMessages, type OutboundMessageRow } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from '../scope';
@@ -41,7 +41,7 @@ export async function getMessage(deps: AppDeps, scope: Scope, id: string): Promi
 
 const idSchema = safeString().min(1).max(64);
 export const listMessagesInput = z.object({
-  status: z.enum(OUTBOUND_STATUSES.filter((s) => s !== 'sending') as ['queued', ...string[]]).optional(),
+  status: z.enum(PUBLIC_OUTBOUND_STATUSES).optional(),
   broadcastId: idSchema.optional(),
   contactId: idSchema.optional(),
   cursor: idSchema.optional(),
@@ -52,7 +52,7 @@ export const messageListView = z.object({ messages: z.array(detailSchema), nextC
 /** Operators' view (tRPC, /internal): newest first, keyset pages. */
 export async function listMessages(deps: AppDeps, scope: Scope, input: z.output<typeof listMessagesInput>): Promise<z.infer<typeof messageListView>> {
   const rows = await listOutboundMessages(deps.db, scope.workspaceId, {
-    status: input.status as OutboundMessageRow['status'] | undefined,
+    status: input.status,
     broadcastId: input.broadcastId,
     contactId: input.contactId,
     cursor: input.cursor,

@@ -343,11 +343,3 @@ export async function pruneRateWindows(db: DbOrTx, workspaceId: string, phoneNum
   await db.execute(sql`
     DELETE FROM send_rate_windows WHERE workspace_id = ${workspaceId} AND phone_number_id = ${phoneNumberId} AND second < ${Math.floor(before.getTime() / 1000)}`);
 }
-
-/** The provider said 131047 for this contact: its window is closed as of `at` (no later inbound reopened it). */
-export async function closeContactServiceWindow(db: DbOrTx, workspaceId: string, contactId: string, at: Date): Promise<void> {
-  await db.execute(sql`
-    UPDATE conversations SET window_expires_at = least(window_expires_at, ${at}), updated_at = now()
-     WHERE workspace_id = ${workspaceId} AND contact_id = ${contactId} AND window_expires_at > ${at}
-       AND (last_inbound_at IS NULL OR last_inbound_at < ${at})`);
-}
