@@ -32,3 +32,4 @@ export * from './broadcasts/index';
 export * from './contacts/api-contacts';
 export * from './templates/approved';
 export * from './settings/api-key-usage';
+export * from './inbound-webhooks/index';

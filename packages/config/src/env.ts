@@ -66,6 +66,14 @@ export const envSchema = z.object({
     .min(1024)
     .max(64 * 1024 * 1024)
     .default(1024 * 1024),
+  /** Inbound webhooks from external systems (docs/inbound-webhooks.md): largest body, and requests per second per URL slug. */
+  INBOUND_WEBHOOK_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(256 * 1024),
+  INBOUND_WEBHOOK_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(100),
   /**
    * The worker's webhook batches (docs/pipeline.md): the most webhooks one batch run carries
    * (50 is the ceiling: the run's WebhookEventIds search attribute must fit the server's 2 KB

@@ -40,6 +40,12 @@ export const ERROR_STATUS = {
   message_not_found: 404,
   broadcast_not_found: 404,
   invalid_broadcast_state: 409,
+  /** Inbound webhooks: a signature that is missing, malformed, stale or does not match. */
+  invalid_signature: 401,
+  /** Inbound webhooks: a verified body that is not a UTF-8 JSON object or array. */
+  invalid_payload: 400,
+  /** Inbound webhooks: the payload does not yield a sendable request through the mapping. */
+  mapping_failed: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -27,6 +27,8 @@ export const ID_PREFIX = {
   journey: 'jrn',
   broadcast: 'brd',
   request: 'req',
+  inboundWebhook: 'iwh',
+  inboundWebhookRun: 'iwr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

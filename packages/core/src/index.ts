@@ -20,3 +20,5 @@ export * from './contacts/redaction';
 export * from './account-event-fields';
 export * from './temporal-ui';
 export * from './sending/index';
+export * from './inbound-webhooks/run-status';
+export * from './inbound-webhooks/index';

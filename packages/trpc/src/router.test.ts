@@ -21,6 +21,7 @@ const LISTS: Record<string, string> = {
   'account.limits': 'channelLimits', // GET /internal/account-limits
   'messages.list': 'messages', // GET /internal/messages: keyset pages, + nextCursor
   'broadcasts.list': 'broadcasts', // GET /internal/broadcasts: keyset pages, + nextCursor
+  'inboundWebhooks.list': 'inboundWebhooks', // GET /api/inbound-webhooks (runs: inboundWebhooks.runs, keyset)
 };
 /** Lists that page by cursor answer `nextCursor` beside the array. */
 const KEYSET = new Set(['contacts.list', 'messages.list', 'broadcasts.list']);
@@ -38,6 +39,7 @@ describe('the router', () => {
         'auth',
         'broadcasts',
         'contacts',
+        'inboundWebhooks',
         'members',
         'messages',
         'runtime',

@@ -7,6 +7,7 @@ import { syncedTemplatesRouter, templatesRouter } from './routers/templates';
 import { assistantRouter, contactsRouter } from './routers/contacts';
 import { accountRouter } from './routers/account';
 import { broadcastsRouter, messagesRouter } from './routers/sending';
+import { inboundWebhooksRouter } from './routers/inbound-webhooks';
 import { createCallerFactory, router } from './trpc';
 
 /**
@@ -35,6 +36,7 @@ export const appRouter = router({
   account: accountRouter,
   messages: messagesRouter,
   broadcasts: broadcastsRouter,
+  inboundWebhooks: inboundWebhooksRouter,
 });
 
 /** What frontend engineers import (through @mos/client) for end-to-end types. */

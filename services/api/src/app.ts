@@ -11,9 +11,10 @@ import { internalTemplateRoutes, internalTemplateServiceRoutes } from './routes/
 import { internalAccountRoutes } from './routes/internal-account';
 import { internalSendingRoutes } from './routes/internal-sending';
 import { v1Routes } from './routes/v1/index';
+import { inboundWebhookRoutes } from './routes/inbound-webhooks';
 
 /**
- * The API app: probes, provider webhook ingress, the keyed /v1 surface, /internal operator reads and replays.
+ * The API app: probes, provider webhook ingress, inbound webhooks, the keyed /v1 surface, /internal operator reads and replays.
  * Body parsing is per router: the webhook ingress needs raw bytes, JSON routes parse JSON.
  */
 export function createApiApp(deps: AppDeps): Express {
@@ -27,6 +28,8 @@ export function createApiApp(deps: AppDeps): Express {
   const ingressMetrics = createIngressMetrics();
   app.use(webhookIngressRoutes(deps, ingressMetrics));
   app.use(metricsRoutes(deps, ingressMetrics));
+  // Signed by the sender's one-time secret, resolved by URL slug: no session, no API key.
+  app.use(inboundWebhookRoutes(deps));
   app.use('/api/auth', authRoutes(deps));
   // API-key routes: their own key check, rate limit and body parser (routes/v1/index.ts).
   app.use('/v1', v1Routes(deps));

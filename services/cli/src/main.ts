@@ -3,6 +3,7 @@ import { registerAccount } from './commands/account';
 import { registerApiKeys } from './commands/api-keys';
 import { registerBootstrap } from './commands/bootstrap';
 import { registerIngress } from './commands/ingress';
+import { registerInboundWebhooks } from './commands/inbound-webhooks';
 import { registerMembers } from './commands/members';
 import { registerSecrets } from './commands/secrets';
 import { registerWorkspace } from './commands/workspace';
@@ -19,6 +20,7 @@ registerSecrets(program);
 registerIngress(program);
 registerAccount(program);
 registerWorkspace(program);
+registerInboundWebhooks(program);
 
 // Unknown options and missing arguments are usage errors: exit 2.
 program.exitOverride((err) => {

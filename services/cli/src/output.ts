@@ -21,19 +21,27 @@ export function print(result: unknown, opts: OutputOptions, human: (r: never) =>
   else console.log(terminalSafe(human(result as never)));
 }
 
+function describeIssue(i: unknown): string {
+  const { target, path, message } = (i ?? {}) as { target?: unknown; path?: unknown; message?: unknown };
+  const where = typeof target === 'string' ? target : Array.isArray(path) ? path.join('.') : '';
+  return `${where ? `${where}: ` : ''}${typeof message === 'string' ? message : JSON.stringify(i)}`;
+}
+
 /** One failure path: a message on stderr (JSON with --json) and a non-zero exit. */
 export function fail(err: unknown, opts: OutputOptions): never {
   let code = 'internal_error';
   let message = err instanceof Error ? err.message : String(err);
+  let issues: unknown[] | undefined;
   if (isAppError(err)) {
     code = err.code;
     message = err.message;
+    issues = err.issues;
   } else if (err instanceof ZodError) {
     code = 'invalid_request';
     message = err.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
   }
-  if (opts.json) console.error(JSON.stringify({ error: code, message }));
-  else console.error(`mos: ${message}`);
+  if (opts.json) console.error(JSON.stringify({ error: code, message, ...(issues ? { issues } : {}) }));
+  else console.error(terminalSafe([`mos: ${message}`, ...(issues ?? []).map((i) => `  - ${describeIssue(i)}`)].join('\n')));
   process.exit(err instanceof AppError || err instanceof ZodError ? 1 : 3);
 }
 

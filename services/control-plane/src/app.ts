@@ -5,6 +5,7 @@ import type { AppDeps } from '@mos/app';
 import { settingsRoutes } from './routes/settings';
 import { templateRoutes } from './routes/templates';
 import { contactRoutes } from './routes/contacts';
+import { inboundWebhookRoutes } from './routes/inbound-webhooks';
 import { trpcHandler } from './trpc-http';
 
 /**
@@ -27,6 +28,7 @@ export function createControlPlaneApp(deps: AppDeps): Express {
   app.use('/api', settingsRoutes(deps));
   app.use('/api', templateRoutes(deps));
   app.use('/api', contactRoutes(deps));
+  app.use('/api', inboundWebhookRoutes(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

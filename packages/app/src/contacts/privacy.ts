@@ -6,6 +6,7 @@ import {
   getContact,
   listContactConversations,
   listContactIdentityChanges,
+  listContactInboundRuns,
   listContactMessages,
   listContactReactions,
   listContactRevisions,
@@ -87,6 +88,10 @@ export const gdprExportView = z.object({
     }),
   ),
   webhookEvents: z.array(z.object({ id: z.string(), topic: z.string(), receivedAt: z.string() })),
+  /** Inbound-webhook requests that named the contact (runs store no payload, so this is what there is). */
+  inboundWebhookRuns: z.array(
+    z.object({ id: z.string(), inboundWebhookId: z.string(), status: z.string(), messageId: z.string().nullable(), receivedAt: z.string() }),
+  ),
 });
 export type GdprExport = z.infer<typeof gdprExportView>;
 
@@ -98,7 +103,7 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
   if (!contact) throw new AppError('not_found', { message: 'contact not found' });
   const now = deps.clock.now();
   const conversations = await listContactConversations(deps.db, ws, contactId);
-  const [windows, messages, statuses, versions, reactions, identityChanges, envelopes] = await Promise.all([
+  const [windows, messages, statuses, versions, reactions, identityChanges, envelopes, inboundRuns] = await Promise.all([
     listConversationWindows(
       deps.db,
       ws,
@@ -110,6 +115,7 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
     listContactReactions(deps.db, ws, contactId),
     listContactIdentityChanges(deps.db, ws, contactId),
     contact.anonymizedAt ? Promise.resolve([]) : findEnvelopesNamingContact(deps.db, ws, contact),
+    listContactInboundRuns(deps.db, ws, contactId),
   ]);
   const doc: GdprExport = {
     version: GDPR_EXPORT_VERSION,
@@ -171,6 +177,13 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
       occurredAt: c.occurredAt.toISOString(),
     })),
     webhookEvents: envelopes.map((e) => ({ id: e.id, topic: e.topic, receivedAt: e.receivedAt.toISOString() })),
+    inboundWebhookRuns: inboundRuns.map((r) => ({
+      id: r.id,
+      inboundWebhookId: r.inboundWebhookId,
+      status: r.status,
+      messageId: r.messageId,
+      receivedAt: r.receivedAt.toISOString(),
+    })),
   };
   await writeAuditLog(deps.db, ws, {
     action: 'gdpr.export',
@@ -181,6 +194,7 @@ export async function exportContactData(deps: AppDeps, scope: Scope, contactId: 
       messages: doc.messages.length,
       deliveryHistory: doc.deliveryHistory.length,
       webhookEvents: doc.webhookEvents.length,
+      inboundWebhookRuns: doc.inboundWebhookRuns.length,
     },
   });
   return doc;

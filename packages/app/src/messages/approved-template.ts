@@ -12,8 +12,7 @@ export async function requireApprovedTemplate(db: DbOrTx, ws: string, t: Templat
       message: row ? `Template ${t.name} (${t.language}) is ${row.status}` : `No template ${t.name} (${t.language}) in this workspace`,
     });
   }
-  const body = (row.components as { type?: string; text?: string }[]).find((c) => c.type?.toUpperCase() === 'BODY');
-  const expected = body?.text ? new Set(findPlaceholders(body.text).map((p) => p.inner)).size : 0;
+  const expected = bodyParameterCount(row.components);
   const given = t.parameters?.body?.length ?? 0;
   if (expected !== given) {
     throw new AppError('validation_failed', {
@@ -21,4 +20,10 @@ export async function requireApprovedTemplate(db: DbOrTx, ws: string, t: Templat
       issues: [{ path: ['template', 'parameters', 'body'], message: `expected ${expected} parameter(s), got ${given}` }],
     });
   }
+}
+
+/** How many body parameters a synced template takes: its distinct body placeholders. */
+export function bodyParameterCount(components: unknown[]): number {
+  const body = (components as { type?: string; text?: string }[]).find((c) => c.type?.toUpperCase() === 'BODY');
+  return body?.text ? new Set(findPlaceholders(body.text).map((p) => p.inner)).size : 0;
 }

@@ -63,40 +63,53 @@ function canonical(v: unknown): string {
  * body is 409 `idempotency_key_reused`.
  */
 export async function sendMessage(deps: AppDeps, scope: Scope, input: SendMessageInput, opts: SendMessageOptions = {}): Promise<Accepted> {
+  const queued = await deps.db.transaction((tx) => enqueueMessage(deps, tx, scope, input, opts));
+  if (queued.created) await wakeGovernor(deps, scope.workspaceId, queued.row.phoneNumberId);
+  return { message: toAcceptedView(queued.row), replayed: !queued.created };
+}
+
+export interface QueuedMessage {
+  row: OutboundMessageRow;
+  /** False for an idempotent repeat: the governor needs no wake. */
+  created: boolean;
+}
+
+/**
+ * sendMessage's checks and insert inside the caller's transaction, for senders that record
+ * something else atomically with the message (an inbound-webhook run). The caller wakes the
+ * governor (`wakeGovernor`) once its transaction has committed, when `created`.
+ */
+export async function enqueueMessage(deps: AppDeps, tx: DbOrTx, scope: Scope, input: SendMessageInput, opts: SendMessageOptions = {}): Promise<QueuedMessage> {
   const ws = scope.workspaceId;
   const requestHash = sha256Hex(canonical(input));
   const key = opts.idempotencyKey;
   if (key) {
-    const earlier = await findOutboundByIdempotencyKey(deps.db, ws, key);
-    if (earlier) return replay(earlier, requestHash);
+    const earlier = await findOutboundByIdempotencyKey(tx, ws, key);
+    if (earlier) return { row: replay(earlier, requestHash), created: false };
   }
-  const workspace = await getWorkspace(deps.db, ws);
+  const workspace = await getWorkspace(tx, ws);
   if (!workspace?.phoneNumberId) throw new AppError('no_phone_number', { message: 'The workspace has no sending phone number configured' });
   const phoneNumberId = workspace.phoneNumberId;
   const content = contentOf(input);
-  if (content.kind === 'template') await requireApprovedTemplate(deps.db, ws, content.template);
+  if (content.kind === 'template') await requireApprovedTemplate(tx, ws, content.template);
 
   const now = deps.clock.now();
-  const { row, created } = await deps.db.transaction(async (tx) => {
-    const contact = await recipientOf(tx, ws, input, content, now);
-    await requireSendable(tx, ws, contact, content, now);
-    return insertOutboundMessage(
-      tx,
-      ws,
-      { contactId: contact.id, phoneNumberId, toPhone: contact.phoneNumber!, content, idempotencyKey: key ?? null, requestHash: key ? requestHash : null },
-      now,
-    );
-  });
-  if (!created) return replay(row, requestHash);
-  await wakeGovernor(deps, ws, phoneNumberId);
-  return { message: toAcceptedView(row), replayed: false };
+  const contact = await recipientOf(tx, ws, input, content, now);
+  await requireSendable(tx, ws, contact, content, now);
+  const { row, created } = await insertOutboundMessage(
+    tx,
+    ws,
+    { contactId: contact.id, phoneNumberId, toPhone: contact.phoneNumber!, content, idempotencyKey: key ?? null, requestHash: key ? requestHash : null },
+    now,
+  );
+  return { row: created ? row : replay(row, requestHash), created };
 }
 
-function replay(row: OutboundMessageRow, requestHash: string): Accepted {
+function replay(row: OutboundMessageRow, requestHash: string): OutboundMessageRow {
   if (row.requestHash !== requestHash) {
     throw new AppError('idempotency_key_reused', { message: 'This Idempotency-Key was used with a different request body' });
   }
-  return { message: toAcceptedView(row), replayed: true };
+  return row;
 }
 
 /**

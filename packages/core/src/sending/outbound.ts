@@ -49,6 +49,8 @@ export const templateHeaderParamSchema = z.strictObject({
   type: z.enum(['text', 'image', 'document', 'video']),
   link: url.optional(),
   text: safeString().min(1).max(60).optional(),
+  /** A document header's file name as the recipient sees it. */
+  filename: safeString().min(1).max(240).optional(),
 });
 export const templateParametersSchema = z.strictObject({
   body: z.array(safeString().min(1).max(1024)).max(100).optional(),
@@ -107,7 +109,8 @@ function providerTemplate(t: TemplateRef): Record<string, unknown> {
   const components: Record<string, unknown>[] = [];
   const h = t.parameters?.header;
   if (h) {
-    const param = h.type === 'text' ? { type: 'text', text: h.text ?? '' } : { type: h.type, [h.type]: { link: h.link ?? '' } };
+    const media = { link: h.link ?? '', ...(h.type === 'document' && h.filename ? { filename: h.filename } : {}) };
+    const param = h.type === 'text' ? { type: 'text', text: h.text ?? '' } : { type: h.type, [h.type]: media };
     components.push({ type: 'header', parameters: [param] });
   }
   const body = t.parameters?.body;

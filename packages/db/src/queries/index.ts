@@ -38,3 +38,4 @@ export * from './send-queue';
 export * from './api-contacts';
 export * from './api-v1';
 export * from './broadcasts';
+export * from './inbound-webhooks';

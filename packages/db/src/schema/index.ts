@@ -21,3 +21,4 @@ export * from './channel-limits';
 export * from './outbound-messages';
 export * from './send-ledger';
 export * from './broadcasts';
+export * from './inbound-webhooks';

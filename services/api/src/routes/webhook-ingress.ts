@@ -2,6 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import getRawBody from 'raw-body';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { constantTimeEqual, type WebhookSource } from '@mos/core';
+import { describeError } from '@mos/http';
 import {
   createIngressResolver,
   ingestProviderWebhook,
@@ -24,14 +25,6 @@ import {
  */
 
 const SOURCES: Record<string, WebhookSource> = { '/webhooks/messaging': 'messaging', '/webhooks/provider': 'provider' };
-
-/** The innermost driver message and code, never the failed query's parameters (raw bodies, headers). */
-function describeError(err: unknown): { code?: string; message: string } {
-  let e: unknown = err;
-  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
-  const code = (e as { code?: unknown })?.code;
-  return { ...(typeof code === 'string' ? { code } : {}), message: e instanceof Error ? e.message.split('\n')[0]!.slice(0, 200) : String(e) };
-}
 
 function unavailable(res: Response, error: 'service_unavailable' | 'provider_ingress_not_configured') {
   // Providers retry on 5xx; tell well-behaved ones when.

@@ -24,6 +24,8 @@ export interface SendStack {
   deps: AppDeps;
   scope: Scope;
   sim: RunningSimulator;
+  /** The API app this stack runs (provider webhooks, inbound webhooks, /v1). */
+  apiUrl: string;
   runtime: WorkerRuntime;
   taskQueue: string;
   /** Stops the worker and starts a fresh one on the same queue (a restart). */
@@ -80,6 +82,7 @@ export async function startSendStack(db: Db, databaseUrl: string, o: SendStackOp
     deps,
     scope: { workspaceId: workspace.id, actorId: 'key_test', role: 'developer' },
     sim,
+    apiUrl: api.url,
     runtime: await start(),
     taskQueue,
     async restartWorker() {
