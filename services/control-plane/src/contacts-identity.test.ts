@@ -138,7 +138,7 @@ describe('contacts known by user id only (hidden number)', () => {
   it('the GDPR export (REST) carries the identity, every version and the reaction', async () => {
     const res = await jsonRequest(`${cp.url}/api/contacts/${contactId}/gdpr`, { headers: bearer(ops.admin.token) });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ version: 2, contact: { phoneNumber: null, providerUserId: 'user.93737...', username: '@realsheenanelson' } });
+    expect(res.body).toMatchObject({ version: 3, contact: { phoneNumber: null, providerUserId: 'user.93737...', username: '@realsheenanelson' } });
     expect(res.body.messageVersions.map((v: { kind: string; text: string }) => [v.kind, v.text])).toEqual([
       ['original', 'Does it come in another color?'],
       ['edit', 'Does it come in blue?'],

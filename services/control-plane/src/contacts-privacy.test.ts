@@ -133,7 +133,7 @@ describe('GDPR export and erasure (control plane)', () => {
     expect(audit[0]).toMatchObject({
       targetId: sheena.id,
       actorId: ops.admin.memberId,
-      details: { version: 2, messages: 4, deliveryHistory: 4, webhookEvents: 7 },
+      details: { version: 3, messages: 4, deliveryHistory: 4, webhookEvents: 7, inboundWebhookRuns: 0 },
     });
   });
 

@@ -5,7 +5,7 @@ import { sha256Hex } from '../hashing';
  * Version of the GDPR export document; bump when its shape changes. 2: user id, username,
  * country, typed message content, versions, reactions and identity changes.
  */
-export const GDPR_EXPORT_VERSION = 2 as const;
+export const GDPR_EXPORT_VERSION = 3 as const;
 
 /**
  * The phone number an erased contact keeps: a random token, so it cannot be reversed (a
