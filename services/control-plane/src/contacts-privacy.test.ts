@@ -97,7 +97,7 @@ describe('GDPR export and erasure (control plane)', () => {
     const res = await jsonRequest(url(sheena.id), { headers: bearer(ops.admin.token) });
     expect(res.status).toBe(200);
     const doc = res.body;
-    expect(doc.version).toBe(2);
+    expect(doc.version).toBe(3);
     expect(Date.parse(doc.exportedAt)).not.toBeNaN();
     expect(doc.contact).toMatchObject({
       id: sheena.id,
