@@ -265,6 +265,23 @@ describe('inbound webhooks over HTTP', () => {
     });
   });
 
+  it('a store failure after verification answers 503 (retry), leaves the run `verified` and holds no key', async () => {
+    // A real failure inside the outcome transaction: the database refuses the dry_run outcome.
+    await tdb.pool.query(`ALTER TABLE inbound_webhook_runs ADD CONSTRAINT refuse_dry_run CHECK (status <> 'dry_run') NOT VALID`);
+    const key = `evt-${newId('request')}`;
+    try {
+      const res = await post(dry, { headers: { 'idempotency-key': key } });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ error: 'service_unavailable' });
+      expect(res.headers.get('retry-after')).toBe('5');
+    } finally {
+      await tdb.pool.query(`ALTER TABLE inbound_webhook_runs DROP CONSTRAINT refuse_dry_run`);
+    }
+    const rows = (await tdb.pool.query(`SELECT status, reserves_key FROM inbound_webhook_runs WHERE idempotency_key = $1`, [key])).rows;
+    expect(rows).toEqual([{ status: 'verified', reserves_key: false }]);
+    expect((await post(dry, { headers: { 'idempotency-key': key } })).body.status).toBe('dry_run');
+  });
+
   it('runs store no phone number, no variable value, no secret and no signature', async () => {
     const rows = (await tdb.pool.query(`SELECT * FROM inbound_webhook_runs`)).rows;
     expect(rows.length).toBeGreaterThan(50);
