@@ -81,9 +81,9 @@
  *
  * Imports go through relative paths because infra/ is not a workspace package.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -97,6 +97,7 @@ import { setProviderIngressWorkspace, upsertWorkspace } from '../../packages/db/
 import { createTestDatabase, prepareTemplateDatabase, storeTestWebhookJob, type TestDatabase } from '../../packages/db/src/testing/index';
 import { createApiApp } from '../../services/api/src/app';
 import { WEBHOOK_BATCH_WORKFLOW_TYPE, WEBHOOK_WORKFLOW_TYPE } from '../../workflows/src/webhook-processing/contract';
+import { cpuMs, procStat, treeCpuMs } from './proc-cpu';
 import {
   countStatements,
   pipelineSnapshot,
@@ -242,51 +243,6 @@ function bodyStream(mix: Mix, phonePrefix: string, conversations: number): () =>
 // ---------------------------------------------------------------------------------------------
 // CPU time from /proc
 // ---------------------------------------------------------------------------------------------
-
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** utime, stime, cutime, cstime (ticks) and ppid of a process, or null when it is gone. */
-function procStat(pid: number): { ppid: number; self: number; children: number } | null {
-  let raw: string;
-  try {
-    raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // Fields after the command name (which may hold spaces): state ppid ... utime(11) stime cutime cstime.
-  const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-  return { ppid: Number(f[1]), self: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) };
-}
-
-const ticksToMs = (ticks: number) => (ticks * 1000) / CLK_TCK;
-
-/** A process's own CPU ms (all threads). */
-function cpuMs(pid: number): number | null {
-  const s = procStat(pid);
-  return s ? ticksToMs(s.self) : null;
-}
-
-/**
- * A PostgreSQL cluster's CPU ms: the postmaster, its live children, and (through the
- * postmaster's cutime/cstime) the children that exited; differences over a window are exact.
- */
-function treeCpuMs(rootPid: number): number | null {
-  const root = procStat(rootPid);
-  if (!root) return null;
-  let ticks = root.self + root.children;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const s = procStat(Number(name));
-    if (s && s.ppid === rootPid) ticks += s.self;
-  }
-  return ticksToMs(ticks);
-}
 
 function pidOption(name: 'temporal-pid' | 'pg-pid'): number | null {
   const raw = args[name];

@@ -22,7 +22,8 @@ import {
 } from './send-report';
 
 export type { Counts, CpuMark, TimelinePoint };
-import { cpuMs, PHONE_NUMBER_ID, sleep, treeCpuMs, type Service } from './send-stack';
+import { cpuMs, treeCpuMs } from './proc-cpu';
+import { PHONE_NUMBER_ID, sleep, type Service } from './send-stack';
 
 export function cpuMark(p: { workers: Service[]; api: Service; simulator: Service; temporalPid: number | null; pgPid: number | null }): CpuMark {
   const u = process.cpuUsage();

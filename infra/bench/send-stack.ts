@@ -1,7 +1,7 @@
 /**
  * Helpers for send-governor.ts: the service processes as ./infra/up.sh runs them (provider
- * simulator, API, worker: each `tsx <main.ts>` in its own process, configured by env), their
- * CPU time from /proc, and the seed data of one sending workspace.
+ * simulator, API, worker: each `tsx <main.ts>` in its own process, configured by env),
+ * the pid checks behind their CPU figures (proc-cpu.ts), and the seed data of one sending workspace.
  *
  * Processes run as `node --import tsx <main.ts>` (what the `tsx` binary does, without its
  * wrapper process), so the pid we hold is the service itself: SIGKILL reaches it and its
@@ -10,62 +10,18 @@
  *
  * Imports go through relative paths because infra/ is not a workspace package.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newId, newToken, sha256Hex } from '../../packages/core/src/index';
+import { cpuMs, procStat } from './proc-cpu';
 import { insertApiKey, upsertSyncedTemplate, upsertWorkspace, type Db, type Vault } from '../../packages/db/src/index';
 import type { TestDatabase } from '../../packages/db/src/testing/index';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-// ---------------------------------------------------------------------------------------------
-// CPU time from /proc (as end-to-end.ts reads it)
-// ---------------------------------------------------------------------------------------------
-
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-const ticksToMs = (ticks: number) => (ticks * 1000) / CLK_TCK;
-
-/** utime+stime (ticks) of the process itself and of its reaped children, and its ppid; null when gone. */
-function procStat(pid: number): { ppid: number; self: number; children: number } | null {
-  let raw: string;
-  try {
-    raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // Fields after the command name (which may hold spaces): state ppid ... utime(11) stime cutime cstime.
-  const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-  return { ppid: Number(f[1]), self: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) };
-}
-
-/** A process's own CPU ms (all its threads), or null when it is gone. */
-export function cpuMs(pid: number): number | null {
-  const s = procStat(pid);
-  return s ? ticksToMs(s.self) : null;
-}
-
-/** PostgreSQL's CPU ms: the postmaster, its live backends and (cutime/cstime) the ones that exited. */
-export function treeCpuMs(rootPid: number): number | null {
-  const root = procStat(rootPid);
-  if (!root) return null;
-  let ticks = root.self + root.children;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const s = procStat(Number(name));
-    if (s && s.ppid === rootPid) ticks += s.self;
-  }
-  return ticksToMs(ticks);
-}
 
 /** A pid from an option or the bench stack's env file, if it names a running process. */
 export function livePid(raw: string | undefined): number | null {
