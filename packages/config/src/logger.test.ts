@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { REDACT_PATHS } from './logger';
+import { LOG_SERIALIZERS, REDACT_PATHS } from './logger';
 
 function capture(): { log: pino.Logger; lines: () => string } {
   let out = '';
@@ -11,7 +11,7 @@ function capture(): { log: pino.Logger; lines: () => string } {
       done();
     },
   });
-  return { log: pino({ redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, sink), lines: () => out };
+  return { log: pino({ redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers: LOG_SERIALIZERS }, sink), lines: () => out };
 }
 
 describe('log redaction', () => {
@@ -28,5 +28,28 @@ describe('log redaction', () => {
     const text = lines();
     for (const secret of ['+16505551234', 'user.937', '@sheena', '16505551234', 'Sheena Nelson', '"hi"', 'pic']) expect(text).not.toContain(secret);
     expect(text).toContain('ctr_1');
+  });
+});
+
+describe('logged errors', () => {
+  it('keep the driver error and the stack frames, never a failed query or its parameters or row values', () => {
+    const { log, lines } = capture();
+    // The shape drizzle's DrizzleQueryError and pg's DatabaseError have.
+    const driver = Object.assign(new Error('duplicate key value violates unique constraint "contacts_phone_uq"'), {
+      code: '23505',
+      detail: 'Key (workspace_id, phone_number)=(ws_1, +16505551234) already exists.',
+    });
+    const wrapper = Object.assign(new Error('Failed query: insert into "contacts" values ($1, $2)\nparams: ws_1,+16505551234,Sheena'), {
+      query: 'insert into "contacts" values ($1, $2)',
+      params: ['ws_1', '+16505551234', 'Sheena'],
+      cause: driver,
+    });
+    log.error({ err: wrapper }, 'store failed');
+    log.warn({ err: 'plain text\nsecond line +16505551234' }, 'odd');
+    const text = lines();
+    for (const leak of ['+16505551234', 'Sheena', 'insert into', 'params']) expect(text).not.toContain(leak);
+    const first = JSON.parse(text.split('\n')[0]!);
+    expect(first.err).toMatchObject({ type: 'Error', code: '23505', message: 'duplicate key value violates unique constraint "contacts_phone_uq"' });
+    expect(first.err.stack).toMatch(/^\s*at /);
   });
 });

@@ -26,11 +26,42 @@ export const REDACT_PATHS = [
   ...['phoneNumber', 'providerUserId', 'userId', 'waId', 'username', 'profileName', 'content', 'caption'].flatMap((k) => [k, `*.${k}`]),
 ];
 
+const firstLine = (text: string) => text.split('\n')[0]!.slice(0, 200);
+
+/**
+ * What a log line may say about a failure: the innermost error's (the driver's) first line and
+ * code. A query wrapper's message carries the failed SQL and its parameters (bodies, phone
+ * numbers, template values) and a driver error's `detail` quotes row values: neither is kept.
+ */
+export function describeError(err: unknown): { code?: string; message: string } {
+  let e: unknown = err;
+  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
+  const code = (e as { code?: unknown })?.code;
+  return { ...(typeof code === 'string' ? { code } : {}), message: e instanceof Error ? firstLine(e.message) : firstLine(String(err)) };
+}
+
+/**
+ * pino's `err` serializer, so every `log.x({ err }, ...)` is safe by construction: the error's
+ * type, describeError's summary, and the stack frames without the message lines (a query
+ * wrapper's stack starts with its message, parameters included).
+ */
+export function serializeError(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return describeError(err);
+  const frames = (err.stack ?? '')
+    .split('\n')
+    .filter((line) => line.trimStart().startsWith('at '))
+    .slice(0, 20);
+  return { type: err.name, ...describeError(err), ...(frames.length ? { stack: frames.join('\n') } : {}) };
+}
+
+export const LOG_SERIALIZERS = { err: serializeError };
+
 export function createLogger(options: { name: string; level?: string }): Logger {
   return pino({
     name: options.name,
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: LOG_SERIALIZERS,
     base: { service: options.name },
     timestamp: pino.stdTimeFunctions.isoTime,
   });

@@ -44,14 +44,3 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
 export const notFoundHandler: RequestHandler = (_req, res) => {
   res.status(404).json({ error: 'not_found' });
 };
-
-/**
- * What a log line may say about a failure: the innermost driver message (first line) and its
- * code, never a wrapped query's text or parameters (which carry bodies, phone numbers, values).
- */
-export function describeError(err: unknown): { code?: string; message: string } {
-  let e: unknown = err;
-  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
-  const code = (e as { code?: unknown })?.code;
-  return { ...(typeof code === 'string' ? { code } : {}), message: e instanceof Error ? e.message.split('\n')[0]!.slice(0, 200) : String(e) };
-}

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { AppError, inboundSigningKey, newToken, standardWebhooksSecret, validateMapping, type FixedTemplate, type InboundWebhookOrigin } from '@mos/core';
 import {
   deleteInboundWebhook,
-  findSyncedTemplate,
   getInboundWebhook,
   getInboundWebhookBySlugIn,
   insertInboundWebhook,
@@ -14,7 +13,7 @@ import {
 } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from '../scope';
-import { bodyParameterCount } from '../messages/approved-template';
+import { checkApprovedTemplate } from '../messages/approved-template';
 import type { AdminCreateInboundWebhookInput, InboundWebhookView, UpdateInboundWebhookInput } from './schemas';
 
 export const INBOUND_WEBHOOK_PATH_PREFIX = '/api/v1/inbound-webhooks/';
@@ -77,22 +76,19 @@ async function checkMapping(db: DbOrTx, ws: string, mapping: unknown, fixed: Fix
     if (origin === 'settings') throw new AppError('validation_failed', { message: 'Choose the approved UTILITY template this webhook sends' });
     return;
   }
-  const template = await findSyncedTemplate(db, ws, fixed.templateName, fixed.templateLocale);
-  if (!template || template.status !== 'approved') {
-    throw new AppError('template_not_approved', { message: `No approved template ${fixed.templateName} (${fixed.templateLocale}) in this workspace` });
-  }
-  if (origin === 'settings' && template.category.toUpperCase() !== 'UTILITY') {
+  const mapped = checked.mapping.entries.filter((e) => e.target.startsWith('parameters.body.')).length;
+  const template = await checkApprovedTemplate(db, ws, fixed.templateName, fixed.templateLocale, mapped);
+  if (!template.ok && template.code === 'template_not_approved') throw new AppError('template_not_approved', { message: template.message });
+  if (!template.ok) {
     throw new AppError('validation_failed', {
-      message: 'Inbound webhooks created in Settings send UTILITY templates only',
-      issues: [{ code: 'template_category', message: `the template is ${template.category}` }],
+      message: template.message,
+      issues: [{ code: template.code, message: `expected parameters.body.1 to parameters.body.${template.expected}` }],
     });
   }
-  const expected = bodyParameterCount(template.components);
-  const mapped = checked.mapping.entries.filter((e) => e.target.startsWith('parameters.body.')).length;
-  if (expected !== mapped) {
+  if (origin === 'settings' && template.template.category.toUpperCase() !== 'UTILITY') {
     throw new AppError('validation_failed', {
-      message: `Template ${fixed.templateName} takes ${expected} body parameter(s); the mapping fills ${mapped}`,
-      issues: [{ code: 'body_parameter_count', message: `expected parameters.body.1 to parameters.body.${expected}` }],
+      message: 'Inbound webhooks created in Settings send UTILITY templates only',
+      issues: [{ code: 'template_category', message: `the template is ${template.template.category}` }],
     });
   }
 }

@@ -7,10 +7,10 @@ import {
   type InboundRunIssue,
   type SanitizedMappedRequest,
 } from '@mos/core';
-import { findSyncedTemplate, getInboundWebhook } from '@mos/db';
+import { getInboundWebhook } from '@mos/db';
 import type { AppDeps } from '../deps';
 import type { Scope } from '../scope';
-import { bodyParameterCount } from '../messages/approved-template';
+import { checkApprovedTemplate } from '../messages/approved-template';
 import type { PreviewInboundWebhookInput } from './schemas';
 
 export interface InboundPreview {
@@ -45,25 +45,8 @@ export async function previewInboundWebhook(deps: AppDeps, scope: Scope, input: 
   const stored = sanitizeMappedRequest(compiled.mapping, mapped.ok ? mapped.request : mapped.partial);
   if (!mapped.ok) return { ok: false, request: null, stored, issues: mapped.issues };
 
-  const issues: InboundRunIssue[] = [];
-  const { templateName, templateLocale } = mapped.request;
-  const template = await findSyncedTemplate(deps.db, ws, templateName, templateLocale);
-  if (!template || template.status !== 'approved') {
-    issues.push({
-      code: 'template_not_approved',
-      target: 'templateName',
-      message: template
-        ? `Template ${templateName} (${templateLocale}) is ${template.status}`
-        : `No template ${templateName} (${templateLocale}) in this workspace`,
-    });
-  } else {
-    const expected = bodyParameterCount(template.components);
-    if (expected !== mapped.request.parameters.body.length) {
-      issues.push({
-        code: 'body_parameter_count',
-        message: `The template takes ${expected} body parameter(s); the mapping fills ${mapped.request.parameters.body.length}`,
-      });
-    }
-  }
+  const { templateName, templateLocale, parameters } = mapped.request;
+  const template = await checkApprovedTemplate(deps.db, ws, templateName, templateLocale, parameters.body.length);
+  const issues: InboundRunIssue[] = template.ok ? [] : [{ code: template.code, message: template.message }];
   return { ok: issues.length === 0, request: mapped.request, stored, issues };
 }

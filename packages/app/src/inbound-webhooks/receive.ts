@@ -216,7 +216,7 @@ async function processVerified(
 
   if (config.dryRun) {
     // Links the run to a contact we already know (for their GDPR export); creates nobody.
-    const contact = await findContactBy(tx, ws, { phoneNumber: mapped.request.to });
+    const contact = await findContactBy(tx, ws, { phoneNumber: mapped.request.to }, { lock: false });
     const done = await finish('dry_run', 200, { ...diagnostics, contactId: contact?.id ?? null });
     return { run: done, answer: { status: 200, body: { accepted: true, runId: run.id, status: 'dry_run', dryRun: true } } };
   }

@@ -77,13 +77,21 @@ export async function markIdentityChanged(db: DbOrTx, workspaceId: string, conta
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId)));
 }
 
-/** The contact holding a phone number or user id right now (locked for the transaction). */
-export async function findContactBy(db: DbOrTx, workspaceId: string, by: { phoneNumber: string } | { userId: string }): Promise<ContactRow | undefined> {
+/**
+ * The contact holding a phone number or user id right now, locked for the transaction unless
+ * `lock` is false (a read that changes nothing about the contact need not block its writers).
+ */
+export async function findContactBy(
+  db: DbOrTx,
+  workspaceId: string,
+  by: { phoneNumber: string } | { userId: string },
+  opts: { lock?: boolean } = {},
+): Promise<ContactRow | undefined> {
   const where = 'phoneNumber' in by ? eq(contacts.phoneNumber, by.phoneNumber) : eq(contacts.providerUserId, by.userId);
-  const [row] = await db
+  const q = db
     .select()
     .from(contacts)
-    .where(and(eq(contacts.workspaceId, workspaceId), where))
-    .for('update');
+    .where(and(eq(contacts.workspaceId, workspaceId), where));
+  const [row] = opts.lock === false ? await q : await q.for('update');
   return row;
 }

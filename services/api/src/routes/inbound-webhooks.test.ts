@@ -257,6 +257,20 @@ describe('inbound webhooks over HTTP', () => {
       expect(big.body).toMatchObject({ error: 'payload_too_large' });
     });
 
+    it('a wrong content type or charset is 415 and a failed run; a deeply nested body is stored as a bounded shape', async () => {
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']) {
+        const res = await post(dry, { headers: { 'content-type': type } });
+        expect(res.status, type).toBe(415);
+        expect(res.body.error).toBe('unsupported_media_type');
+      }
+      const deep = `${payload().slice(0, -1)},"deep":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`;
+      const res = await post(dry, { body: deep });
+      expect(res.status).toBe(200);
+      const shape = (await tdb.pool.query(`SELECT payload_shape FROM inbound_webhook_runs WHERE id = $1`, [res.body.runId])).rows[0].payload_shape;
+      expect(JSON.stringify(shape).length).toBeLessThan(2_000);
+      expect((await post(dry)).status).toBe(200);
+    });
+
     it('a __proto__ key in the payload pollutes nothing and maps like any other key', async () => {
       const body = `{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},${payload().slice(1)}`;
       const res = await post(dry, { body });

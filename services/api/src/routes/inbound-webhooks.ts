@@ -3,7 +3,7 @@ import getRawBody from 'raw-body';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError, isAppError } from '@mos/core';
 import { receiveInboundWebhook, type AppDeps } from '@mos/app';
-import { describeError } from '@mos/http';
+import { unsupportedBody } from '@mos/http';
 
 /**
  * POST /api/v1/inbound-webhooks/{slug}: signed webhooks from external systems, mapped to
@@ -31,6 +31,9 @@ export function inboundWebhookRoutes(deps: AppDeps): Router {
     // As sent (NULs included): the signature check comes before any judgement of the slug.
     const slug = typeof req.params.slug === 'string' ? req.params.slug : '';
     const readBody = async (): Promise<Buffer> => {
+      // The JSON routes' rule: application/json in UTF-8 (415 otherwise), so bytes are read as sent.
+      const refused = unsupportedBody(req);
+      if (refused) throw refused;
       const encoding = req.headers['content-encoding'];
       if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
         throw new AppError('unsupported_media_type', { message: 'Send the body uncompressed (no Content-Encoding)' });
@@ -50,7 +53,7 @@ export function inboundWebhookRoutes(deps: AppDeps): Router {
       res.status(answer.status).json(answer.body);
     } catch (err) {
       if (isAppError(err)) return next(err);
-      deps.log.error({ requestId: req.requestId, cause: describeError(err) }, 'inbound webhook: store failed; answering 503');
+      deps.log.error({ requestId: req.requestId, err }, 'inbound webhook: store failed; answering 503');
       res.setHeader('Retry-After', '5');
       res.status(503).json({ error: 'service_unavailable' });
     }

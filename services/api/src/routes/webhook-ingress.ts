@@ -2,7 +2,6 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import getRawBody from 'raw-body';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { constantTimeEqual, type WebhookSource } from '@mos/core';
-import { describeError } from '@mos/http';
 import {
   createIngressResolver,
   ingestProviderWebhook,
@@ -78,7 +77,7 @@ export function webhookIngressRoutes(
       if (target) return target;
     } catch (err) {
       metrics.inc('unavailable');
-      deps.log.error({ requestId: req.requestId, cause: describeError(err) }, `${what}: store unavailable (workspace lookup)`);
+      deps.log.error({ requestId: req.requestId, err }, `${what}: store unavailable (workspace lookup)`);
       unavailable(res, 'service_unavailable');
       return undefined;
     }
@@ -101,7 +100,7 @@ export function webhookIngressRoutes(
       rawBody = await getRawBody(req, { limit, length: req.headers['content-length'] });
     } catch (err) {
       if ((err as { type?: string }).type !== 'entity.too.large') {
-        deps.log.warn({ requestId: req.requestId, cause: describeError(err) }, 'webhook body could not be read (client aborted?)');
+        deps.log.warn({ requestId: req.requestId, err }, 'webhook body could not be read (client aborted?)');
         if (!res.headersSent) res.status(400).json({ error: 'invalid_request' });
         return;
       }
@@ -137,7 +136,7 @@ export function webhookIngressRoutes(
       res.status(200).json(b);
     } catch (err) {
       metrics.incFor(ws, 'unavailable');
-      deps.log.error({ requestId: req.requestId, source, cause: describeError(err) }, 'webhook ingress: store failed, nothing committed; answering 503');
+      deps.log.error({ requestId: req.requestId, source, err }, 'webhook ingress: store failed, nothing committed; answering 503');
       unavailable(res, 'service_unavailable');
     }
   };
@@ -153,7 +152,7 @@ export function webhookIngressRoutes(
     try {
       target = await resolver.resolve(routeOf(req));
     } catch (err) {
-      deps.log.error({ requestId: req.requestId, cause: describeError(err) }, 'webhook handshake: store unavailable');
+      deps.log.error({ requestId: req.requestId, err }, 'webhook handshake: store unavailable');
       return unavailable(res, 'service_unavailable');
     }
     // An unknown workspace, or one without a verify token, fails like a wrong token: no oracle.
