@@ -13,7 +13,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const longRunning = (file: string) =>
   `const fs=require('fs');fs.appendFileSync(${JSON.stringify(`${file}.pids`)},process.pid+'\\n');` +
   `process.on('SIGTERM',()=>{fs.appendFileSync(${JSON.stringify(`${file}.stopped`)},process.pid+'\\n');process.exit(0)});setInterval(()=>{},1e6)`;
-const pids = (file: string) => (existsSync(`${file}.pids`) ? readFileSync(`${file}.pids`, 'utf8').trim().split('\n').map(Number) : []);
+// Empty lines are dropped: the file can be read between the child's open and its write.
+const pids = (file: string) =>
+  existsSync(`${file}.pids`)
+    ? readFileSync(`${file}.pids`, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map(Number)
+    : [];
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
