@@ -33,3 +33,6 @@ export * from './contacts/api-contacts';
 export * from './templates/approved';
 export * from './settings/api-key-usage';
 export * from './inbound-webhooks/index';
+export * from './campaigns/index';
+export * from './journeys/index';
+export * from './compat/index';

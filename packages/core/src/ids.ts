@@ -25,6 +25,8 @@ export const ID_PREFIX = {
   syncedTemplate: 'tpl',
   campaign: 'cmp',
   journey: 'jrn',
+  journeyRun: 'jrr',
+  compatMapping: 'cmap',
   broadcast: 'brd',
   request: 'req',
   inboundWebhook: 'iwh',

@@ -22,3 +22,5 @@ export * from './temporal-ui';
 export * from './sending/index';
 export * from './inbound-webhooks/run-status';
 export * from './inbound-webhooks/index';
+export * from './journeys/index';
+export * from './compat/index';

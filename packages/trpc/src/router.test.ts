@@ -22,6 +22,9 @@ const LISTS: Record<string, string> = {
   'messages.list': 'messages', // GET /internal/messages: keyset pages, + nextCursor
   'broadcasts.list': 'broadcasts', // GET /internal/broadcasts: keyset pages, + nextCursor
   'inboundWebhooks.list': 'inboundWebhooks', // GET /api/inbound-webhooks (runs: inboundWebhooks.runs, keyset)
+  'campaigns.list': 'campaigns', // GET /internal/campaigns
+  'journeys.list': 'journeys', // GET /internal/journeys
+  'compatMappings.list': 'compatMappings',
 };
 /** Lists that page by cursor answer `nextCursor` beside the array. */
 const KEYSET = new Set(['contacts.list', 'messages.list', 'broadcasts.list']);
@@ -38,8 +41,11 @@ describe('the router', () => {
         'auditLogs',
         'auth',
         'broadcasts',
+        'campaigns',
+        'compatMappings',
         'contacts',
         'inboundWebhooks',
+        'journeys',
         'members',
         'messages',
         'runtime',

@@ -8,6 +8,8 @@ import { assistantRouter, contactsRouter } from './routers/contacts';
 import { accountRouter } from './routers/account';
 import { broadcastsRouter, messagesRouter } from './routers/sending';
 import { inboundWebhooksRouter } from './routers/inbound-webhooks';
+import { campaignsRouter } from './routers/campaigns';
+import { compatMappingsRouter, journeysRouter } from './routers/journeys';
 import { createCallerFactory, router } from './trpc';
 
 /**
@@ -37,6 +39,9 @@ export const appRouter = router({
   messages: messagesRouter,
   broadcasts: broadcastsRouter,
   inboundWebhooks: inboundWebhooksRouter,
+  campaigns: campaignsRouter,
+  journeys: journeysRouter,
+  compatMappings: compatMappingsRouter,
 });
 
 /** What frontend engineers import (through @mos/client) for end-to-end types. */

@@ -12,6 +12,8 @@ import { internalAccountRoutes } from './routes/internal-account';
 import { internalSendingRoutes } from './routes/internal-sending';
 import { v1Routes } from './routes/v1/index';
 import { inboundWebhookRoutes } from './routes/inbound-webhooks';
+import { internalCampaignRoutes } from './routes/internal-campaigns';
+import { internalJourneyRoutes } from './routes/internal-journeys';
 
 /**
  * The API app: probes, provider webhook ingress, inbound webhooks, the keyed /v1 surface, /internal operator reads and replays.
@@ -44,6 +46,8 @@ export function createApiApp(deps: AppDeps): Express {
   app.use('/internal', internalTemplateRoutes(deps));
   app.use('/internal', internalAccountRoutes(deps));
   app.use('/internal', internalSendingRoutes(deps));
+  app.use('/internal', internalCampaignRoutes(deps));
+  app.use('/internal', internalJourneyRoutes(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

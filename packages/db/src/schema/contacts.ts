@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, tstz, updatedAt, workspaceId } from './columns';
 import { workspaces } from './workspaces';
 
@@ -27,7 +27,12 @@ export const contacts = pgTable(
     name: text('name'),
     profileName: text('profile_name'),
     email: text('email'),
+    /** The caller's own id for the contact (compat contact upserts key on it after the phone number). */
     externalReferenceId: text('external_reference_id'),
+    /** Where the contact came from, as a compat caller labels it (`source_type`). */
+    sourceType: text('source_type'),
+    /** `person_properties` from compat upserts: scalars, merged key by key. */
+    properties: jsonb('properties').$type<Record<string, string | number | boolean>>().notNull().default({}),
     /** subscribed | unsubscribed | blocked */
     subscriberStatus: text('subscriber_status', { enum: ['subscribed', 'unsubscribed', 'blocked'] })
       .notNull()
@@ -52,6 +57,9 @@ export const contacts = pgTable(
     uniqueIndex('contacts_ws_phone_uq').on(t.workspaceId, t.phoneNumber),
     uniqueIndex('contacts_ws_user_id_uq').on(t.workspaceId, t.providerUserId),
     index('contacts_ws_created_idx').on(t.workspaceId, t.createdAt, t.id),
+    index('contacts_ws_external_ref_idx')
+      .on(t.workspaceId, t.externalReferenceId)
+      .where(sql`${t.externalReferenceId} IS NOT NULL`),
     check('contacts_identity_ck', sql`${t.phoneNumber} IS NOT NULL OR ${t.providerUserId} IS NOT NULL`),
   ],
 );

@@ -22,3 +22,4 @@ export * from './outbound-messages';
 export * from './send-ledger';
 export * from './broadcasts';
 export * from './inbound-webhooks';
+export * from './journeys';

@@ -3,7 +3,7 @@ import { LIMITS, pageQuery } from '@mos/core';
 import { actorOf } from '@mos/http';
 import { listWorkspaceAuditLogs, runtimeSnapshot, scopeOf, type AppDeps, type IngressMetrics } from '@mos/app';
 
-/** /internal audit log, runtime snapshot, and the (not yet built) campaigns and journeys. */
+/** /internal audit log and runtime snapshot. */
 export function internalOperationsRoutes(deps: AppDeps, metrics: IngressMetrics): Router {
   const r = Router();
 
@@ -15,14 +15,6 @@ export function internalOperationsRoutes(deps: AppDeps, metrics: IngressMetrics)
     const scope = scopeOf(actorOf(req));
     // Only this workspace's share: process-wide figures are platform metrics (GET /metrics).
     res.json(await runtimeSnapshot(deps, scope, { ingress: metrics.workspaceSnapshot(scope.workspaceId) }));
-  });
-
-  // Campaign and journey tables do not exist yet; the spec's listings answer empty until they do.
-  r.get('/campaigns', (_req, res) => {
-    res.json({ campaigns: [] });
-  });
-  r.get('/journeys', (_req, res) => {
-    res.json({ journeys: [] });
   });
 
   return r;

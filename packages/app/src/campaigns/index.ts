@@ -1,0 +1,2 @@
+// Campaigns: filled in by the campaigns feature (issue 14).
+export {};

@@ -1,0 +1,2 @@
+// Legacy-compatible ingress (issue 14).
+export {};

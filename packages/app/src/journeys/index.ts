@@ -1,0 +1,2 @@
+// Journeys and compat mappings management (issue 14).
+export {};

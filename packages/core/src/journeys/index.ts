@@ -1,0 +1,4 @@
+export * from './definition';
+export * from './personalize';
+export * from './run';
+export * from './campaign';
