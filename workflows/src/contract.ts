@@ -10,3 +10,4 @@ export * from './template-sync/contract';
 export * from './retention/contract';
 export * from './send-governor/contract';
 export * from './broadcasts/contract';
+export * from './journeys/contract';

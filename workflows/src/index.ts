@@ -20,3 +20,4 @@ export * from './retention/schedule';
 export * from './search-attributes';
 export { createSendingActivities, type SendingActivityDeps } from './sending-activities';
 export { MAX_SEND_ATTEMPTS } from './send-governor/activities';
+export { createJourneyActivities, type JourneyActivities, type JourneyActivityDeps, type JourneySendRequest } from './journeys/activities';

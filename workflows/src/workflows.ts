@@ -8,3 +8,4 @@ export { templateSync, templateSyncAll } from './template-sync/workflow';
 export { retentionPurge, retentionSweep } from './retention/workflow';
 export { sendGovernor } from './send-governor/workflow';
 export { runBroadcast } from './broadcasts/workflow';
+export { journeyRun } from './journeys/workflow';

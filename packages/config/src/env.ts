@@ -74,6 +74,8 @@ export const envSchema = z.object({
     .max(16 * 1024 * 1024)
     .default(256 * 1024),
   INBOUND_WEBHOOK_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(100),
+  /** Legacy-compatible paths (docs/compat.md): requests per second per caller (API key, or the partner secret). */
+  COMPAT_RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(100),
   /**
    * The worker's webhook batches (docs/pipeline.md): the most webhooks one batch run carries
    * (50 is the ceiling: the run's WebhookEventIds search attribute must fit the server's 2 KB

@@ -40,12 +40,21 @@ export const ERROR_STATUS = {
   message_not_found: 404,
   broadcast_not_found: 404,
   invalid_broadcast_state: 409,
+  campaign_not_found: 404,
+  /** The campaign's status (or archival) does not allow the change, or another change holds it. */
+  invalid_campaign_state: 409,
   /** Inbound webhooks: a signature that is missing, malformed, stale or does not match. */
   invalid_signature: 401,
   /** Inbound webhooks: a verified body that is not a UTF-8 JSON object or array. */
   invalid_payload: 400,
   /** Inbound webhooks: the payload does not yield a sendable request through the mapping. */
   mapping_failed: 422,
+  journey_not_found: 404,
+  /** Journeys: the action does not apply to the journey's status (edit an active one, pause a draft). */
+  invalid_journey_state: 409,
+  compat_mapping_not_found: 404,
+  /** Compat mappings: the path is already mapped (in any workspace: paths are looked up before one is known). */
+  compat_mapping_conflict: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

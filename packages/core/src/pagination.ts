@@ -65,6 +65,8 @@ export const LIMITS = {
   accountEvents: { limit: { name: 'limit', default: 50, min: 1, max: 200 }, offset: { name: 'offset', default: 0, min: 0 } },
   /** Runs of one inbound webhook (keyset pages by id), tRPC inboundWebhooks.runs, GET /api/inbound-webhooks/{id}/runs. */
   inboundWebhookRuns: { limit: { name: 'limit', default: 50, min: 1, max: 200 } },
+  /** Runs of one journey (keyset pages by id), tRPC journeys.runs, `mos journeys runs`. */
+  journeyRuns: { limit: { name: 'limit', default: 50, min: 1, max: 200 } },
 } as const satisfies Record<string, PageRules>;
 
 /** One integer input with a rule's bounds and default (absent means the default). */

@@ -12,6 +12,7 @@ import { internalAccountRoutes } from './routes/internal-account';
 import { internalSendingRoutes } from './routes/internal-sending';
 import { v1Routes } from './routes/v1/index';
 import { inboundWebhookRoutes } from './routes/inbound-webhooks';
+import { compatRoutes } from './routes/compat';
 import { internalCampaignRoutes } from './routes/internal-campaigns';
 import { internalJourneyRoutes } from './routes/internal-journeys';
 
@@ -32,6 +33,8 @@ export function createApiApp(deps: AppDeps): Express {
   app.use(metricsRoutes(deps, ingressMetrics));
   // Signed by the sender's one-time secret, resolved by URL slug: no session, no API key.
   app.use(inboundWebhookRoutes(deps));
+  // Legacy-compatible paths: API key (or the partner secret), legacy {status, message} answers.
+  app.use(compatRoutes(deps));
   app.use('/api/auth', authRoutes(deps));
   // API-key routes: their own key check, rate limit and body parser (routes/v1/index.ts).
   app.use('/v1', v1Routes(deps));

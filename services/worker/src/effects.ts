@@ -1,4 +1,13 @@
-import { composeEffects, createAccountEffects, createContactEffects, createTemplateEffects, type FamilyEffects } from '@mos/workflows';
+import {
+  composeEffects,
+  createAccountEffects,
+  createCompatEffects,
+  createContactEffects,
+  createJourneyReplyEffects,
+  createTemplateEffects,
+  inOrder,
+  type FamilyEffects,
+} from '@mos/workflows';
 import type { Clock } from '@mos/core';
 import type { Logger } from '@mos/config';
 
@@ -11,5 +20,10 @@ import type { Logger } from '@mos/config';
  * a replay that injects one sees the same "now" in effects as in the rest of the activity.
  */
 export function defaultEffects(deps: { log: Logger; clock: Clock }): FamilyEffects {
-  return composeEffects(createContactEffects(deps), createTemplateEffects(deps), createAccountEffects(deps));
+  const contacts = createContactEffects(deps);
+  const replies = createJourneyReplyEffects(deps);
+  return composeEffects(contacts, createTemplateEffects(deps), createAccountEffects(deps), createCompatEffects(deps), {
+    // The journey part reads the message the contact part stored, in the same transaction.
+    applyInbound: inOrder(contacts.applyInbound, replies.applyInbound),
+  });
 }

@@ -1,6 +1,7 @@
 import { loadEnvOrExit } from '@mos/config';
-import { createAppDeps, signalGovernor, wakeGovernor } from '@mos/app';
+import { createAppDeps, sendJourneyTemplate, signalGovernor, wakeGovernor } from '@mos/app';
 import {
+  createJourneyActivities,
   createSendingActivities,
   createTemplateActivities,
   ensureRetentionSchedules,
@@ -47,6 +48,12 @@ const starting: Promise<WorkerRuntime> = startWorkerRuntime({
       provider: deps.provider,
       clock: deps.clock,
       wakeGovernor: (workspaceId, phoneNumberId) => wakeGovernor(deps, workspaceId, phoneNumberId),
+    }),
+    ...createJourneyActivities({
+      db: deps.db,
+      log,
+      clock: deps.clock,
+      sendTemplate: (workspaceId, request, key) => sendJourneyTemplate(deps, workspaceId, request, key),
     }),
   },
   governorSweep: { signal: (workspaceId, phoneNumberId) => signalGovernor(deps, workspaceId, phoneNumberId) },

@@ -12,6 +12,7 @@ import { startHeartbeat, type Heartbeat } from './heartbeat';
 import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
 import { temporalBatchDispatcher } from './batch-dispatcher';
 import { startGovernorSweep } from './governor-sweep';
+import { startJourneyStarter } from './journey-starter';
 
 /** Worker knobs we tune (see docs/benchmarks.md); everything else keeps Temporal's defaults. */
 export type WorkerTuning = Pick<
@@ -65,6 +66,8 @@ export interface WorkerRuntimeOptions {
    * this signal-with-start (app `signalGovernor`).
    */
   governorSweep?: false | { intervalMs?: number; signal(workspaceId: string, phoneNumberId: string): Promise<void> };
+  /** Starts journey runs and delivers their reply signals from the outbox (default: on whenever the relay is). */
+  journeyStarter?: false | { pollIntervalMs?: number };
   /** Aborting while Temporal is still unreachable at start stops relay and heartbeat and rejects. */
   signal?: AbortSignal;
 }
@@ -195,6 +198,11 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
     ? startGovernorSweep({ db: opts.db, log, clock, intervalMs: opts.governorSweep.intervalMs ?? 15_000, signal: opts.governorSweep.signal })
     : null;
 
+  const journeyStarter =
+    opts.journeyStarter === false || (opts.journeyStarter === undefined && opts.relay === false)
+      ? null
+      : startJourneyStarter({ db: opts.db, log, clock, temporal: () => temporalClient.get(), taskQueue: opts.temporal.taskQueue, ...(opts.journeyStarter || {}) });
+
   let stopping: Promise<void> | null = null;
   return {
     workerId,
@@ -206,6 +214,7 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
         // Relay and sweep first: no new starts while the worker drains.
         await relay?.stop();
         await sweep?.stop();
+        await journeyStarter?.stop();
         eagerClient = null;
         if (created.getState() === 'RUNNING') created.shutdown();
         await done.catch((err: unknown) => log.error({ err: (err as Error).message }, 'worker stopped with an error'));

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
-import { escapeNul, normalizeEnvelope, parseProviderEnvelope, summarizeEvent, type Clock, type NormalizedEvent } from '@mos/core';
+import { COMPAT_SOURCE, escapeNul, normalizeCompatEvent, normalizeEnvelope, parseProviderEnvelope, summarizeEvent, type Clock, type NormalizedEvent } from '@mos/core';
 import {
   LANE_FREED,
   boundStatementTime,
@@ -79,7 +79,7 @@ function sqlState(err: unknown): string | null {
  * numbers, names, message text), and the message becomes the Temporal failure and the
  * delivery's stored error.
  */
-function withoutPersonalData(err: unknown, family: NormalizedEvent['family']): unknown {
+function withoutPersonalData(err: unknown, family: string): unknown {
   if (err instanceof TemporalFailure) return err;
   const code = sqlState(err);
   const what = code ? `database error ${code}` : `${err instanceof Error ? err.name : typeof err} thrown`;
@@ -132,6 +132,40 @@ interface Applied {
 }
 
 /**
+ * A compat call (source `compat`): read with the ingress's own parsers from the stored bytes and
+ * the summary the ingress resolved, applied in the caller's transaction, recorded like a
+ * webhook. A body that no longer reads is permanent (InvalidPayload), as for provider webhooks.
+ */
+async function applyCompatCall(
+  deps: ActivityDeps,
+  tx: DbOrTx,
+  job: WebhookBatchJob,
+  event: NonNullable<Awaited<ReturnType<typeof loadJobForApply>>['event']>,
+  run: Run | undefined,
+): Promise<Applied> {
+  if (!event.rawBody) throw permanent(WebhookFailureType.InvalidPayload, 'stored event has no body');
+  const read = normalizeCompatEvent(event.summary, event.rawBody);
+  if (!read.ok) throw permanent(WebhookFailureType.InvalidPayload, read.message);
+  const family = escapeNul(read.value.family) as typeof read.value.family;
+  try {
+    await deps.effects.applyCompat(tx, job.workspaceId, family, read.value.summary);
+  } catch (err) {
+    throw withoutPersonalData(err, family.family);
+  }
+  const ref = family.family === 'compat.contact_upsert' ? family.contactId : family.family === 'compat.journey_trigger' ? family.journeyId : family.eventName.slice(0, 200);
+  await recordWebhookProcessed(tx, job.workspaceId, {
+    deliveryId: job.deliveryId,
+    webhookEventId: job.webhookEventId,
+    jobId: job.jobId,
+    topic: event.topic,
+    families: [{ family: family.family, ref, detail: read.value.summary.route.slice(0, 100) }],
+    now: deps.clock.now(),
+    run,
+  });
+  return { outcome: 'applied', deliveryId: job.deliveryId, topic: event.topic, familyCount: 1, skippedCount: 0 };
+}
+
+/**
  * `seen.topic` is the stored topic once the event is loaded, so a webhook that then fails
  * carries it to its own run's search attributes without another read.
  */
@@ -155,6 +189,7 @@ async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob
 
   if (!event) throw permanent(WebhookFailureType.EventNotFound, `webhook event ${webhookEventId} not found in workspace`);
   seen.topic = event.topic;
+  if (event.source === COMPAT_SOURCE) return applyCompatCall(deps, tx, job, event, run);
   const storedAsUnparseable = UNPARSEABLE_TOPICS[event.topic];
   if (!event.rawBody) throw permanent(storedAsUnparseable ?? WebhookFailureType.InvalidPayload, 'stored event has no body');
   // The ingress's parser, re-run on the stored bytes even when the ingress already called

@@ -1,2 +1,4 @@
-// Legacy-compatible ingress (issue 14).
-export {};
+export * from './answers';
+export * from './auth';
+export * from './receive';
+export { COMPAT_DUPLICATE_WINDOW_MS } from './store';

@@ -1,4 +1,4 @@
-import { AppError, newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, replayDedupKey, webhookOrderingKey } from '@mos/core';
+import { AppError, COMPAT_SOURCE, newId, parseProviderEnvelope, PROCESS_WEBHOOK_EVENT, replayDedupKey, webhookOrderingKey } from '@mos/core';
 import {
   enqueueOutboxJob,
   getWebhookDelivery,
@@ -48,9 +48,15 @@ async function cloneForReplay(deps: AppDeps, tx: Tx, scope: Scope, original: Web
   const now = deps.clock.now();
   const eventId = newId('webhookEvent', now.getTime());
   const jobId = newId('job', now.getTime());
-  // Re-parsed rather than copied, so the replay's topic and summary follow today's parser.
-  const parsed = parseProviderEnvelope(original.rawBody);
-  const { summary } = parsed;
+  // Re-parsed rather than copied, so the replay's topic and summary follow today's parser. A
+  // compat call keeps its topic and summary: they hold what the ingress resolved from stored
+  // configuration (workspace mapping, journey, contact, the chain's first event), which the
+  // body alone cannot say.
+  const compat = original.source === COMPAT_SOURCE;
+  const parsed = compat ? null : parseProviderEnvelope(original.rawBody);
+  const summary = parsed
+    ? parsed.summary
+    : { topic: original.topic, accountId: null, phoneNumberId: null, displayPhoneNumber: null, ...(original.summary as Record<string, unknown>) };
   await insertWebhookEvent(tx, scope.workspaceId, {
     id: eventId,
     source: original.source,
@@ -83,7 +89,7 @@ async function cloneForReplay(deps: AppDeps, tx: Tx, scope: Scope, original: Web
     payload: { webhookEventId: eventId },
     // As the ingress computes it, from today's parse: a replay queues behind (and ahead of) the
     // same conversation's other webhooks in receipt order, its receipt being the replay.
-    orderingKey: parsed.ok ? webhookOrderingKey(parsed.envelope) : null,
+    orderingKey: parsed?.ok ? webhookOrderingKey(parsed.envelope) : null,
     now,
   });
   if (!queued) throw new Error('replay dedup key collided');

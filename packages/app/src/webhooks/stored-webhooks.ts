@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   AppError,
+  COMPAT_SOURCE,
+  COMPAT_TOPICS,
   enumParam,
   LIMITS,
   NORMALIZATION_STATUSES,
@@ -24,10 +26,14 @@ import { toWebhookDetail, toWebhookListItem, type WebhookDetail, type WebhookLis
  * Scoped to the caller's workspace.
  */
 
+/** Provider paths and the legacy-compatible calls stored beside them (docs/compat.md). */
+const LISTED_SOURCES = [...WEBHOOK_SOURCES, COMPAT_SOURCE] as const;
+const LISTED_TOPICS = [...WEBHOOK_TOPICS, ...COMPAT_TOPICS] as const;
+
 export const listWebhooksInput = z.object({
-  topic: z.enum(WEBHOOK_TOPICS).optional(),
+  topic: z.enum(LISTED_TOPICS).optional(),
   status: z.enum(NORMALIZATION_STATUSES).optional(),
-  source: z.enum(WEBHOOK_SOURCES).optional(),
+  source: z.enum(LISTED_SOURCES).optional(),
   ...pageSchema(LIMITS.webhooks).shape,
 });
 export type ListWebhooksInput = z.input<typeof listWebhooksInput>;
@@ -35,9 +41,9 @@ export type ListWebhooksInput = z.input<typeof listWebhooksInput>;
 /** The same input from a query string (GET /internal/webhooks): each bad value is 400 invalid_query naming it. */
 export function webhooksQuery(query: Readonly<Record<string, unknown>>): ListWebhooksInput {
   return {
-    topic: enumParam(query.topic, 'topic', WEBHOOK_TOPICS),
+    topic: enumParam(query.topic, 'topic', LISTED_TOPICS),
     status: enumParam(query.status, 'status', NORMALIZATION_STATUSES),
-    source: enumParam(query.source, 'source', WEBHOOK_SOURCES),
+    source: enumParam(query.source, 'source', LISTED_SOURCES),
     ...pageQuery(query, LIMITS.webhooks),
   };
 }

@@ -33,6 +33,8 @@ export interface CompatEventSummary {
   eventName: string | null;
   /** How duplicates are recognised: `key:<caller id>` or `body:<sha-256>`. */
   triggerKey: string | null;
+  /** The first event of a replay chain: journey runs are keyed by it, so a replay starts no second run. */
+  rootEventId: string;
 }
 
 export type CompatFamily =
@@ -48,7 +50,7 @@ export function isCompatTopic(v: unknown): v is CompatTopic {
 export function readCompatSummary(v: unknown): CompatEventSummary | null {
   if (!v || typeof v !== 'object') return null;
   const s = v as Record<string, unknown>;
-  if (!isCompatTopic(s.compat) || typeof s.route !== 'string') return null;
+  if (!isCompatTopic(s.compat) || typeof s.route !== 'string' || typeof s.rootEventId !== 'string') return null;
   const str = (x: unknown) => (typeof x === 'string' ? x : null);
   return {
     compat: s.compat,
@@ -58,6 +60,7 @@ export function readCompatSummary(v: unknown): CompatEventSummary | null {
     contactId: str(s.contactId),
     eventName: str(s.eventName),
     triggerKey: str(s.triggerKey),
+    rootEventId: s.rootEventId,
   };
 }
 
@@ -65,9 +68,14 @@ export function readCompatSummary(v: unknown): CompatEventSummary | null {
  * The worker's reading of a stored compat event: the same parsers the ingress ran, so a body
  * the ingress accepted always reads the same way. Total: a typed refusal for anything else.
  */
-export function normalizeCompatEvent(summary: unknown, rawBody: Uint8Array): Parsed<CompatFamily> {
+export function normalizeCompatEvent(summary: unknown, rawBody: Uint8Array): Parsed<{ family: CompatFamily; summary: CompatEventSummary }> {
   const s = readCompatSummary(summary);
   if (!s) return { ok: false, message: 'the stored event has no compat summary' };
+  const family = readCompatFamily(s, rawBody);
+  return family.ok ? { ok: true, value: { family: family.value, summary: s } } : family;
+}
+
+function readCompatFamily(s: CompatEventSummary, rawBody: Uint8Array): Parsed<CompatFamily> {
   const body = parseCompatJson(rawBody);
   if (!body.ok) return body;
   switch (s.compat) {

@@ -23,6 +23,10 @@ export const EVENT_FAMILIES = [
   'conversation.updated',
   'template.updated',
   'account.updated',
+  // Compat calls (core compat/events.ts): applied by the same pipeline, summarized alike.
+  'compat.contact_upsert',
+  'compat.journey_trigger',
+  'compat.partner_event',
 ] as const;
 export type EventFamily = (typeof EVENT_FAMILIES)[number];
 

@@ -39,3 +39,8 @@ export * from './api-contacts';
 export * from './api-v1';
 export * from './broadcasts';
 export * from './inbound-webhooks';
+export * from './compat-ingress';
+export * from './journey-runs';
+export * from './campaigns';
+export * from './journeys';
+export * from './compat-mappings';

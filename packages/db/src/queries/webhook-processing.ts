@@ -10,6 +10,8 @@ export interface EventForProcessing {
   source: string;
   rawBody: Buffer | null;
   receivedAt: Date;
+  /** The ingress's summary; compat events carry what the ingress resolved (core CompatEventSummary). */
+  summary: unknown;
 }
 
 export async function loadEventForProcessing(db: DbOrTx, workspaceId: string, webhookEventId: string): Promise<EventForProcessing | null> {
@@ -20,6 +22,7 @@ export async function loadEventForProcessing(db: DbOrTx, workspaceId: string, we
       source: webhookEvents.source,
       rawBody: webhookEvents.rawBody,
       receivedAt: webhookEvents.receivedAt,
+      summary: webhookEvents.summary,
     })
     .from(webhookEvents)
     .where(and(eq(webhookEvents.workspaceId, workspaceId), eq(webhookEvents.id, webhookEventId)))
@@ -128,6 +131,7 @@ interface JobForApplyRow extends Record<string, unknown> {
   event_source: string | null;
   raw_body: Buffer | null;
   received_at: Date | null;
+  event_summary: unknown;
 }
 
 /**
@@ -140,7 +144,7 @@ export async function loadJobForApply(tx: DbOrTx, workspaceId: string, jobId: st
   const res = await tx.execute<JobForApplyRow>(sql`
     SELECT j.status AS job_status,
            d.id AS delivery_id, d.status AS delivery_status, d.topic AS delivery_topic, d.families AS delivery_families, d.processed_at AS delivery_processed_at,
-           e.id AS event_id, e.topic AS event_topic, e.source AS event_source, e.raw_body, e.received_at
+           e.id AS event_id, e.topic AS event_topic, e.source AS event_source, e.raw_body, e.received_at, e.summary AS event_summary
       FROM outbox_jobs j
       LEFT JOIN webhook_deliveries d ON d.workspace_id = j.workspace_id AND d.job_id = j.id
       LEFT JOIN webhook_events e ON e.workspace_id = j.workspace_id AND e.id = ${webhookEventId}
@@ -165,7 +169,7 @@ export async function loadJobForApply(tx: DbOrTx, workspaceId: string, jobId: st
           processedAt: r.delivery_processed_at ? new Date(r.delivery_processed_at) : null,
         }
       : null,
-    event: r.event_id ? { id: r.event_id, topic: r.event_topic!, source: r.event_source!, rawBody: r.raw_body, receivedAt: new Date(r.received_at!) } : null,
+    event: r.event_id ? { id: r.event_id, topic: r.event_topic!, source: r.event_source!, rawBody: r.raw_body, receivedAt: new Date(r.received_at!), summary: r.event_summary } : null,
   };
 }
 

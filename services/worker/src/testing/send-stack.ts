@@ -3,10 +3,10 @@ import { upsertSyncedTemplate, upsertWorkspace, type Db } from '@mos/db';
 import { createApiApp } from '@mos/api';
 import { listen } from '@mos/http/testing';
 import { testDeps } from '@mos/app/testing';
-import { signalGovernor, wakeGovernor, type AppDeps, type Scope } from '@mos/app';
+import { sendJourneyTemplate, signalGovernor, wakeGovernor, type AppDeps, type Scope } from '@mos/app';
 import { createProviderClient } from '@mos/provider';
 import { startSimulator, type RunningSimulator, type SimulatorConfig } from '@mos/provider/simulator';
-import { createSendingActivities, createTemplateActivities } from '@mos/workflows';
+import { createJourneyActivities, createSendingActivities, createTemplateActivities } from '@mos/workflows';
 import { sharedWorkflowBundle, temporalAddress, testLog, uniqueTaskQueue } from '../testing';
 import { startWorkerRuntime, type WorkerRuntime } from '../worker';
 
@@ -75,6 +75,7 @@ export async function startSendStack(db: Db, databaseUrl: string, o: SendStackOp
           pageSize: 100,
           wakeGovernor: (ws, phone) => wakeGovernor(deps, ws, phone),
         }),
+        ...createJourneyActivities({ db, log: testLog, sendTemplate: (ws, request, key) => sendJourneyTemplate(deps, ws, request, key) }),
       },
       governorSweep: { intervalMs: 2000, signal: (ws, phone) => signalGovernor(deps, ws, phone) },
     });

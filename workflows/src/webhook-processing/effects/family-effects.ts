@@ -1,4 +1,6 @@
 import type {
+  CompatEventSummary,
+  CompatFamily,
   AccountUpdatedEvent,
   ContactChangedEvent,
   ContactPreferencesEvent,
@@ -41,6 +43,8 @@ export interface FamilyEffects {
   applyConversationUpdate(db: DbOrTx, workspaceId: string, family: ConversationUpdatedEvent): Promise<void>;
   applyTemplateUpdate(db: DbOrTx, workspaceId: string, family: TemplateUpdatedEvent): Promise<void>;
   applyAccountUpdate(db: DbOrTx, workspaceId: string, family: AccountUpdatedEvent): Promise<void>;
+  /** A compat call (contact upsert, journey trigger, partner event) with what the ingress resolved. */
+  applyCompat(db: DbOrTx, workspaceId: string, family: CompatFamily, summary: CompatEventSummary): Promise<void>;
 }
 
 const nothing = async (): Promise<void> => {};
@@ -58,11 +62,19 @@ export const noopEffects: FamilyEffects = {
   applyConversationUpdate: nothing,
   applyTemplateUpdate: nothing,
   applyAccountUpdate: nothing,
+  applyCompat: nothing,
 };
 
-/** Fills the methods a caller did not provide with no-ops, so each team plugs in only its own. */
+/** Fills the methods a caller did not provide with no-ops, so each team plugs in only its own (a later part overrides an earlier one). */
 export function composeEffects(...parts: Partial<FamilyEffects>[]): FamilyEffects {
   return Object.assign({}, noopEffects, ...parts) as FamilyEffects;
+}
+
+/** One method made of several parts' implementations, run in order on the same executor. */
+export function inOrder<A extends unknown[]>(...impls: Array<(...args: A) => Promise<void>>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    for (const f of impls) await f(...args);
+  };
 }
 
 /** Routes one normalized family to its effect, run on the executor the caller chose. */

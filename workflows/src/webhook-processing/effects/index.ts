@@ -3,3 +3,5 @@ export * from './family-effects';
 export * from './contacts';
 export * from './account';
 export { createTemplateEffects } from './templates';
+export * from './compat';
+export * from './journey-replies';
