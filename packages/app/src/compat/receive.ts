@@ -9,7 +9,7 @@ import {
   type CompatContactFields,
   type CompatTopic,
 } from '@mos/core';
-import { findContactBy, findContactByExternalRef, findLegacyPathMapping, findRestTriggerMapping, getJourneyDefinition, lockCompatKey, resolveContact, type DbOrTx } from '@mos/db';
+import { findContactBy, findContactByExternalRef, findLegacyPathMapping, findRestTriggerMapping, getJourneyDefinition, lockCompatKey, resolveContact, updateContact, type DbOrTx } from '@mos/db';
 import type { AppDeps } from '../deps';
 import { compatError, compatSuccess, type CompatAnswer } from './answers';
 import { authenticateCompat, type CompatCaller } from './auth';
@@ -165,14 +165,17 @@ async function stageContact(tx: DbOrTx, caller: CompatCaller, c: CompatContactFi
   if (byPhone && byRef && byPhone.id !== byRef.id) {
     return { answer: compatError(409, 'The phone number and the external_reference_id belong to two different contacts') };
   }
-  if (byPhone) return { contactId: byPhone.id };
   if (byRef) {
     if (c.phone && byRef.phoneNumber !== c.phone) {
       return { answer: compatError(409, 'The external_reference_id belongs to a contact with another phone number') };
     }
     return { contactId: byRef.id };
   }
-  if (!c.phone) return { answer: compatError(404, 'No contact has this external_reference_id: send a phone number to create one') };
-  const created = await resolveContact(tx, ws, { phoneNumber: c.phone, userId: null }, { at: now });
-  return { contactId: created.id };
+  if (!byPhone && !c.phone) return { answer: compatError(404, 'No contact has this external_reference_id: send a phone number to create one') };
+  const contact = byPhone ?? (await resolveContact(tx, ws, { phoneNumber: c.phone!, userId: null }, { at: now }));
+  // The keys are set now, not by the pipeline: the next call (and its conflict check) must see them.
+  if (c.externalReferenceId && contact.externalReferenceId !== c.externalReferenceId) {
+    await updateContact(tx, ws, contact.id, { externalReferenceId: c.externalReferenceId }, now);
+  }
+  return { contactId: contact.id };
 }

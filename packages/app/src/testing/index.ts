@@ -53,3 +53,4 @@ export async function seedOperator(
   const session = await login(deps, { email, password, workspace: slug });
   return { workspaceId: workspace.id, workspaceSlug: slug, memberId: member.id, email, password, role, token: session.sessionToken };
 }
+export * from './journeys';

@@ -114,10 +114,9 @@ export async function applyCompatContactFields(
   if (fields.name !== null) set.name = fields.name;
   if (fields.email !== null) set.email = fields.email;
   if (fields.locale !== null) set.locale = fields.locale;
-  const removed = Object.keys(fields.properties).filter((k) => fields.properties[k] === null);
-  const added = Object.fromEntries(Object.entries(fields.properties).filter(([, v]) => v !== null));
   if (Object.keys(fields.properties).length > 0) {
-    set.properties = sql`(${contacts.properties} || ${JSON.stringify(added)}::jsonb) - ${removed}::text[]`;
+    // Stored properties never hold a null, so stripping nulls after the merge removes exactly the keys sent as null.
+    set.properties = sql`jsonb_strip_nulls(${contacts.properties} || ${JSON.stringify(fields.properties)}::jsonb)`;
   }
   const rows = await db
     .update(contacts)
