@@ -21,3 +21,4 @@ export * from './search-attributes';
 export { createSendingActivities, type SendingActivityDeps } from './sending-activities';
 export { MAX_SEND_ATTEMPTS } from './send-governor/activities';
 export { createJourneyActivities, type JourneyActivities, type JourneyActivityDeps, type JourneySendRequest } from './journeys/activities';
+export { queueJourneyRun } from './journeys/start-run';

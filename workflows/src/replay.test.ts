@@ -8,7 +8,8 @@ import { WORKFLOWS_PATH } from './index';
  * Determinism guard: histories recorded from real runs on the Temporal dev server (with
  * MOS_RECORD_HISTORIES=1: the services/worker suites for webhook processing, webhook-processing/workflow.test.ts,
  * retention/workflow.test.ts, template-sync/workflow.test.ts,
- * send-governor/workflow.test.ts, broadcasts/workflow.test.ts) must replay against today's
+ * send-governor/workflow.test.ts, broadcasts/workflow.test.ts, journeys/workflow.test.ts,
+ * services/worker/src/journey-kill.test.ts) must replay against today's
  * workflow code. A failure here means a change would break runs that are in flight during a
  * deploy: use `patched()` instead.
  */
@@ -40,6 +41,11 @@ describe('recorded workflow histories replay', () => {
         'send-governor-idle-wake.json',
         'broadcast-completed.json',
         'broadcast-paused-resumed.json',
+        // journeyRun: linear with a wait, a reply branch, a failed run, a worker SIGKILLed mid-wait
+        'journey-run-linear.json',
+        'journey-run-replied.json',
+        'journey-run-failed.json',
+        'journey-run-after-worker-kill.json',
       ]),
     );
   });
