@@ -32,6 +32,7 @@ describe('the workflow contract', () => {
     expect(files).toEqual([
       'broadcasts/contract.ts',
       'contract.ts',
+      'journeys/contract.ts',
       'retention/contract.ts',
       'send-governor/contract.ts',
       'template-sync/contract.ts',
