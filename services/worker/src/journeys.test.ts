@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { jsonRequest } from '@mos/http/testing';
-import { createApiKey, replayWebhook } from '@mos/app';
+import { createApiKey, eraseContactData, replayWebhook } from '@mos/app';
 import { seedCompatMapping, seedJourney } from '@mos/app/testing';
 import { setProviderIngressWorkspace } from '@mos/db';
 import type { JourneyStep } from '@mos/core';
@@ -287,5 +287,22 @@ describe('journeys from legacy triggers', () => {
     const client = await stack.deps.temporal.get();
     await waitFor(async () => (await client.workflow.getHandle(run.workflow_id).describe()).status.name === 'FAILED', { what: 'the run to fail in Temporal' });
     await expectSent(phone, []);
+  }, 60_000);
+
+  it('erasing a contact redacts the compat calls that named it, however the number was written, and empties its runs\' personalization', async () => {
+    const phone = nextPhone();
+    // Digits with spaces: no byte scan for the number would find this body.
+    const spaced = `${phone.slice(0, 5)} ${phone.slice(5, 8)} ${phone.slice(8)}`;
+    const trigger = await call('/compat/journey-trigger/welcome', { phone: spaced, first_name: 'Erin', coupon: 'SECRET-CODE' });
+    const upsert = await call('/compat/contact', { phone: spaced, person_properties: { loyalty: 'platinum' } });
+    const run = await runOf(phone, branching);
+    await finished(run.id);
+    await eraseContactData(stack.deps, stack.scope, run.contact_id);
+    const events = await rows(`SELECT id, raw_body IS NULL AS redacted FROM webhook_events WHERE id = ANY($1) ORDER BY id`, [
+      [trigger.body.triggerEventId, upsert.body.webhookEventId],
+    ]);
+    expect(events.map((e) => e.redacted)).toEqual([true, true]);
+    expect(await rows(`SELECT personalization FROM journey_runs WHERE id = $1`, [run.id])).toEqual([{ personalization: {} }]);
+    expect(await rows(`SELECT properties, source_type FROM contacts WHERE id = $1`, [run.contact_id])).toEqual([{ properties: {}, source_type: null }]);
   }, 60_000);
 });

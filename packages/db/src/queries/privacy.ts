@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import { envelopeIdentityNeedles } from '@mos/core';
 import type { DbOrTx } from '../client';
-import { contactIdentityChanges, contacts, messageReactions, messageRevisions, messages, webhookEvents } from '../schema/index';
+import { contactIdentityChanges, contacts, journeyRuns, messageReactions, messageRevisions, messages, webhookEvents } from '../schema/index';
 import { REMOVED_CONTENT } from './message-revisions';
 
 export interface EnvelopeRef {
@@ -41,15 +41,23 @@ export async function findEnvelopesNamingContact(
       { phoneNumber: ch.newPhoneNumber, providerUserId: ch.newUserId },
     ]),
   ];
-  return findEnvelopesNaming(db, workspaceId, [...new Set(identities.flatMap(envelopeIdentityNeedles))]);
+  return findEnvelopesNaming(db, workspaceId, [...new Set(identities.flatMap(envelopeIdentityNeedles))], contact.id);
 }
 
-async function findEnvelopesNaming(db: DbOrTx, workspaceId: string, needles: string[]): Promise<EnvelopeRef[]> {
-  if (needles.length === 0) return [];
-  const match = sql.join(
-    needles.map((n) => sql`position(convert_to(${n}, 'UTF8') in ${webhookEvents.rawBody}) > 0`),
-    sql` OR `,
-  );
+/**
+ * Bodies naming any needle; with a contact id, also the compat calls resolved to that contact
+ * (a contact upsert's summary names it; a journey trigger or partner event is the trigger of
+ * one of its runs, replays included), whatever way the caller wrote the phone number.
+ */
+async function findEnvelopesNaming(db: DbOrTx, workspaceId: string, needles: string[], contactId?: string): Promise<EnvelopeRef[]> {
+  const conditions = needles.map((n) => sql`position(convert_to(${n}, 'UTF8') in ${webhookEvents.rawBody}) > 0`);
+  if (contactId) {
+    conditions.push(sql`(${webhookEvents.source} = 'compat' AND (${webhookEvents.summary}->>'contactId' = ${contactId}
+      OR ${webhookEvents.summary}->>'rootEventId' IN (SELECT ${journeyRuns.triggerRef} FROM ${journeyRuns}
+        WHERE ${journeyRuns.workspaceId} = ${workspaceId} AND ${journeyRuns.contactId} = ${contactId})))`);
+  }
+  if (conditions.length === 0) return [];
+  const match = sql.join(conditions, sql` OR `);
   return db
     .select({ id: webhookEvents.id, topic: webhookEvents.topic, receivedAt: webhookEvents.receivedAt })
     .from(webhookEvents)
@@ -93,7 +101,8 @@ export async function removeContactMessageContent(db: DbOrTx, workspaceId: strin
 
 /**
  * Replaces the identifying fields of a contact (phone number by the token; user id, username,
- * country, names, email and external id nulled) and deletes its recorded identity changes
+ * country, names, email, external id, source type and properties cleared; journey runs'
+ * personalization emptied) and deletes its recorded identity changes
  * (old numbers and user ids); the id, status and timestamps stay for aggregates.
  */
 export async function anonymizeContactRow(db: DbOrTx, workspaceId: string, contactId: string, token: string, now: Date): Promise<boolean> {
@@ -108,6 +117,8 @@ export async function anonymizeContactRow(db: DbOrTx, workspaceId: string, conta
       profileName: null,
       email: null,
       externalReferenceId: null,
+      sourceType: null,
+      properties: {},
       anonymizedAt: now,
       updatedAt: now,
     })
@@ -115,5 +126,10 @@ export async function anonymizeContactRow(db: DbOrTx, workspaceId: string, conta
     .returning({ id: contacts.id });
   if (rows.length === 0) return false;
   await db.delete(contactIdentityChanges).where(and(eq(contactIdentityChanges.workspaceId, workspaceId), eq(contactIdentityChanges.contactId, contactId)));
+  // A journey run's trigger keys (names, codes) are the contact's data too; the run's ids and steps stay.
+  await db
+    .update(journeyRuns)
+    .set({ personalization: {}, updatedAt: now })
+    .where(and(eq(journeyRuns.workspaceId, workspaceId), eq(journeyRuns.contactId, contactId)));
   return true;
 }
