@@ -22,3 +22,4 @@ export { createSendingActivities, type SendingActivityDeps } from './sending-act
 export { MAX_SEND_ATTEMPTS } from './send-governor/activities';
 export { createJourneyActivities, type JourneyActivities, type JourneyActivityDeps, type JourneySendRequest } from './journeys/activities';
 export { queueJourneyRun } from './journeys/start-run';
+export { createJourneyScheduleActivities, type JourneyScheduleActivities } from './journeys/schedule-activities';

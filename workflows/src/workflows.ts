@@ -9,3 +9,4 @@ export { retentionPurge, retentionSweep } from './retention/workflow';
 export { sendGovernor } from './send-governor/workflow';
 export { runBroadcast } from './broadcasts/workflow';
 export { journeyRun } from './journeys/workflow';
+export { journeyScheduleTick } from './journeys/schedule-workflow';

@@ -2,8 +2,10 @@ import { Command } from 'commander';
 import { registerAccount } from './commands/account';
 import { registerApiKeys } from './commands/api-keys';
 import { registerBootstrap } from './commands/bootstrap';
+import { registerCompatMappings } from './commands/compat-mappings';
 import { registerIngress } from './commands/ingress';
 import { registerInboundWebhooks } from './commands/inbound-webhooks';
+import { registerJourneys } from './commands/journeys';
 import { registerMembers } from './commands/members';
 import { registerSecrets } from './commands/secrets';
 import { registerWorkspace } from './commands/workspace';
@@ -21,6 +23,8 @@ registerIngress(program);
 registerAccount(program);
 registerWorkspace(program);
 registerInboundWebhooks(program);
+registerJourneys(program);
+registerCompatMappings(program);
 
 // Unknown options and missing arguments are usage errors: exit 2.
 program.exitOverride((err) => {

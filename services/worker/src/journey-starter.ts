@@ -2,13 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import { SIGNAL_JOURNEY_REPLY, START_JOURNEY_RUN, type Clock } from '@mos/core';
 import { claimJourneyJobs, completeJob, deferJob, markJourneyRunStarted, type ClaimedJourneyJob, type Db } from '@mos/db';
 import type { Logger } from '@mos/config';
-import {
-  JOURNEY_REPLY_SIGNAL,
-  JOURNEY_RUN_WORKFLOW_TYPE,
-  SA_WORKSPACE_ID,
-  type JourneyReplySignal,
-  type JourneyRunInput,
-} from '@mos/workflows/contract';
+import { JOURNEY_REPLY_SIGNAL, JOURNEY_RUN_WORKFLOW_TYPE, SA_WORKSPACE_ID, type JourneyReplySignal, type JourneyRunInput } from '@mos/workflows/contract';
 
 export interface JourneyStarter {
   stop(): Promise<void>;
@@ -31,7 +25,14 @@ function str(payload: Record<string, unknown>, key: string): string | null {
  * done), a reply to a run that has ended is dropped, and anything else (Temporal down) is
  * deferred with backoff: a job is never lost, and never applied twice in effect.
  */
-export function startJourneyStarter(opts: { db: Db; log: Logger; clock: Clock; temporal: () => Promise<Client>; taskQueue: string; pollIntervalMs?: number }): JourneyStarter {
+export function startJourneyStarter(opts: {
+  db: Db;
+  log: Logger;
+  clock: Clock;
+  temporal: () => Promise<Client>;
+  taskQueue: string;
+  pollIntervalMs?: number;
+}): JourneyStarter {
   const log = opts.log.child({ component: 'journey-starter' });
   const pollMs = opts.pollIntervalMs ?? 250;
   let stopped = false;

@@ -1,7 +1,8 @@
 import { loadEnvOrExit } from '@mos/config';
-import { createAppDeps, sendJourneyTemplate, signalGovernor, wakeGovernor } from '@mos/app';
+import { createAppDeps, reconcileJourneySchedules, sendJourneyTemplate, signalGovernor, wakeGovernor } from '@mos/app';
 import {
   createJourneyActivities,
+  createJourneyScheduleActivities,
   createSendingActivities,
   createTemplateActivities,
   ensureRetentionSchedules,
@@ -55,6 +56,7 @@ const starting: Promise<WorkerRuntime> = startWorkerRuntime({
       clock: deps.clock,
       sendTemplate: (workspaceId, request, key) => sendJourneyTemplate(deps, workspaceId, request, key),
     }),
+    ...createJourneyScheduleActivities({ db: deps.db, log, clock: deps.clock }),
   },
   governorSweep: { signal: (workspaceId, phoneNumberId) => signalGovernor(deps, workspaceId, phoneNumberId) },
   onTemporalReady: [
@@ -64,6 +66,7 @@ const starting: Promise<WorkerRuntime> = startWorkerRuntime({
     },
     (client) => ensureTemplateSyncSchedule(client, { taskQueue: env.TEMPORAL_TASK_QUEUE }),
     (client) => ensureRetentionSchedules(client, { taskQueue: env.TEMPORAL_TASK_QUEUE }),
+    () => reconcileJourneySchedules(deps),
   ],
   signal: abort.signal,
 });

@@ -201,7 +201,14 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
   const journeyStarter =
     opts.journeyStarter === false || (opts.journeyStarter === undefined && opts.relay === false)
       ? null
-      : startJourneyStarter({ db: opts.db, log, clock, temporal: () => temporalClient.get(), taskQueue: opts.temporal.taskQueue, ...(opts.journeyStarter || {}) });
+      : startJourneyStarter({
+          db: opts.db,
+          log,
+          clock,
+          temporal: () => temporalClient.get(),
+          taskQueue: opts.temporal.taskQueue,
+          ...(opts.journeyStarter || {}),
+        });
 
   let stopping: Promise<void> | null = null;
   return {

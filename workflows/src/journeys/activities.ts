@@ -10,7 +10,16 @@ import {
   type JourneyStep,
   type SendTemplateStep,
 } from '@mos/core';
-import { finishJourneyRun, getJourneyRun, journeyContactView, markJourneyRunStarted, reopenFailedJourneyRun, setJourneyRunStep, type Db, type JourneyRunRow } from '@mos/db';
+import {
+  finishJourneyRun,
+  getJourneyRun,
+  journeyContactView,
+  markJourneyRunStarted,
+  reopenFailedJourneyRun,
+  setJourneyRunStep,
+  type Db,
+  type JourneyRunRow,
+} from '@mos/db';
 import type { Logger } from '@mos/config';
 import { JourneyFailureType, type JourneyPlan, type JourneyPlanStep, type JourneyRunInput, type JourneySendOutcome, type JourneyStepInput } from './contract';
 
@@ -53,14 +62,19 @@ export function createJourneyActivities(deps: JourneyActivityDeps) {
 
   async function load(input: JourneyRunInput): Promise<JourneyRunRow> {
     const run = await getJourneyRun(deps.db, input.workspaceId, input.journeyRunId);
-    if (!run) throw ApplicationFailure.create({ type: JourneyFailureType.RunNotFound, message: `journey run ${input.journeyRunId} not found`, nonRetryable: true });
+    if (!run)
+      throw ApplicationFailure.create({ type: JourneyFailureType.RunNotFound, message: `journey run ${input.journeyRunId} not found`, nonRetryable: true });
     return run;
   }
 
   function stepOf<T extends JourneyStep['type']>(run: JourneyRunRow, stepId: string, type: T): Extract<JourneyStep, { type: T }> {
     const step = run.steps.find((s) => s.id === stepId);
     if (!step || step.type !== type) {
-      throw ApplicationFailure.create({ type: JourneyFailureType.InvalidDefinition, message: `step ${stepId} is not a ${type} step of this run`, nonRetryable: true });
+      throw ApplicationFailure.create({
+        type: JourneyFailureType.InvalidDefinition,
+        message: `step ${stepId} is not a ${type} step of this run`,
+        nonRetryable: true,
+      });
     }
     return step as Extract<JourneyStep, { type: T }>;
   }

@@ -68,3 +68,26 @@ export enum JourneyFailureType {
   TemplateNotApproved = 'TemplateNotApproved',
   InvalidDefinition = 'InvalidJourneyDefinition',
 }
+
+/** A `schedule` journey's Temporal Schedule: each action starts one tick over the journey's audience. */
+export const JOURNEY_SCHEDULE_WORKFLOW_TYPE = 'journeyScheduleTick';
+
+export function journeyScheduleId(journeyId: string): string {
+  return `journey-schedule-${journeyId}`;
+}
+
+export interface JourneyScheduleTickInput {
+  workspaceId: string;
+  journeyId: string;
+}
+
+export interface JourneyScheduleTickResult {
+  /** Runs queued by this tick (contacts already in a run of this tick are not counted again). */
+  queued: number;
+  pages: number;
+}
+
+export interface JourneyAudiencePage {
+  queued: number;
+  nextCursor: string | null;
+}

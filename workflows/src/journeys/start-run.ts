@@ -11,7 +11,14 @@ import { journeyRunWorkflowId } from './contract';
 export async function queueJourneyRun(
   tx: DbOrTx,
   workspaceId: string,
-  input: { journey: JourneyDefinitionRow; contactId: string; triggerType: JourneyTriggerType; triggerRef: string; personalization: Record<string, unknown>; now: Date },
+  input: {
+    journey: JourneyDefinitionRow;
+    contactId: string;
+    triggerType: JourneyTriggerType;
+    triggerRef: string;
+    personalization: Record<string, unknown>;
+    now: Date;
+  },
 ): Promise<string | null> {
   const workflowId = journeyRunWorkflowId(input.journey.id, input.triggerRef, input.contactId);
   const run = await insertJourneyRun(

@@ -48,7 +48,8 @@ beforeAll(async () => {
     async sendJourneyStep({ journeyRunId, stepId }: JourneyStepInput): Promise<JourneySendOutcome> {
       const f = fakes.get(journeyRunId)!;
       f.calls.push(`send:${stepId}`);
-      if (f.failOn === stepId) throw ApplicationFailure.create({ type: JourneyFailureType.PersonalizationMissing, message: 'no value for x', nonRetryable: true });
+      if (f.failOn === stepId)
+        throw ApplicationFailure.create({ type: JourneyFailureType.PersonalizationMissing, message: 'no value for x', nonRetryable: true });
       if (f.refuse) return { outcome: 'refused', reason: f.refuse };
       return { outcome: 'queued', messageId: `msg_${stepId}` };
     },

@@ -21,7 +21,12 @@ const acts = proxyActivities<JourneyActivities>({
   retry: {
     initialInterval: '1 second',
     maximumInterval: '1 minute',
-    nonRetryableErrorTypes: [JourneyFailureType.RunNotFound, JourneyFailureType.PersonalizationMissing, JourneyFailureType.TemplateNotApproved, JourneyFailureType.InvalidDefinition],
+    nonRetryableErrorTypes: [
+      JourneyFailureType.RunNotFound,
+      JourneyFailureType.PersonalizationMissing,
+      JourneyFailureType.TemplateNotApproved,
+      JourneyFailureType.InvalidDefinition,
+    ],
   },
 });
 

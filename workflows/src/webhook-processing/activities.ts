@@ -1,6 +1,15 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
-import { COMPAT_SOURCE, escapeNul, normalizeCompatEvent, normalizeEnvelope, parseProviderEnvelope, summarizeEvent, type Clock, type NormalizedEvent } from '@mos/core';
+import {
+  COMPAT_SOURCE,
+  escapeNul,
+  normalizeCompatEvent,
+  normalizeEnvelope,
+  parseProviderEnvelope,
+  summarizeEvent,
+  type Clock,
+  type NormalizedEvent,
+} from '@mos/core';
 import {
   LANE_FREED,
   boundStatementTime,
@@ -152,7 +161,12 @@ async function applyCompatCall(
   } catch (err) {
     throw withoutPersonalData(err, family.family);
   }
-  const ref = family.family === 'compat.contact_upsert' ? family.contactId : family.family === 'compat.journey_trigger' ? family.journeyId : family.eventName.slice(0, 200);
+  const ref =
+    family.family === 'compat.contact_upsert'
+      ? family.contactId
+      : family.family === 'compat.journey_trigger'
+        ? family.journeyId
+        : family.eventName.slice(0, 200);
   await recordWebhookProcessed(tx, job.workspaceId, {
     deliveryId: job.deliveryId,
     webhookEventId: job.webhookEventId,

@@ -1,2 +1,2 @@
-// Campaigns: filled in by the campaigns feature (issue 14).
-export {};
+export * from './schemas';
+export * from './campaigns';

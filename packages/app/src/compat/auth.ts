@@ -39,5 +39,7 @@ export async function authenticateCompat(
     return { ok: true, caller: { workspaceId: key.workspaceId, actorId: key.keyId, via: 'api_key' } };
   }
   if (ingressWorkspaceId) return { ok: true, caller: { workspaceId: ingressWorkspaceId, actorId: 'partner-secret', via: 'partner_secret' } };
-  return unauthorized(input.partnerPath ? 'Send an API key in the X-API-Key header or the partner secret in ?secret=' : 'Send an API key in the X-API-Key header');
+  return unauthorized(
+    input.partnerPath ? 'Send an API key in the X-API-Key header or the partner secret in ?secret=' : 'Send an API key in the X-API-Key header',
+  );
 }

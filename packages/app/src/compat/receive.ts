@@ -9,7 +9,17 @@ import {
   type CompatContactFields,
   type CompatTopic,
 } from '@mos/core';
-import { findContactBy, findContactByExternalRef, findLegacyPathMapping, findRestTriggerMapping, getJourneyDefinition, lockCompatKey, resolveContact, updateContact, type DbOrTx } from '@mos/db';
+import {
+  findContactBy,
+  findContactByExternalRef,
+  findLegacyPathMapping,
+  findRestTriggerMapping,
+  getJourneyDefinition,
+  lockCompatKey,
+  resolveContact,
+  updateContact,
+  type DbOrTx,
+} from '@mos/db';
 import type { AppDeps } from '../deps';
 import { compatError, compatSuccess, type CompatAnswer } from './answers';
 import { authenticateCompat, type CompatCaller } from './auth';
@@ -49,7 +59,11 @@ const notFound = () => compatError(404, 'No journey is mapped to this path');
  * Duplicates answer the first call's ids. Throws only when the store fails (the caller answers 503).
  */
 export async function receiveCompatCall(deps: AppDeps, req: CompatRequest): Promise<CompatAnswer> {
-  const auth = await authenticateCompat(deps, { apiKey: header(req.headers, 'x-api-key'), secret: req.query.secret, partnerPath: req.route.kind === 'partner_event' });
+  const auth = await authenticateCompat(deps, {
+    apiKey: header(req.headers, 'x-api-key'),
+    secret: req.query.secret,
+    partnerPath: req.route.kind === 'partner_event',
+  });
   if (!auth.ok) return auth.answer;
   const caller = auth.caller;
 
@@ -94,13 +108,17 @@ export async function receiveCompatCall(deps: AppDeps, req: CompatRequest): Prom
     }
     case 'legacy_trigger':
     case 'rest_trigger': {
-      const mapping = r.kind === 'legacy_trigger' ? await findLegacyPathMapping(deps.db, r.legacyPath) : await findRestTriggerMapping(deps.db, r.organizationId, r.flowId, r.triggerId);
+      const mapping =
+        r.kind === 'legacy_trigger'
+          ? await findLegacyPathMapping(deps.db, r.legacyPath)
+          : await findRestTriggerMapping(deps.db, r.organizationId, r.flowId, r.triggerId);
       // Another workspace's mapping answers exactly like no mapping.
       if (!mapping || mapping.workspaceId !== caller.workspaceId) return notFound();
       const t = parseCompatTrigger(body);
       if (!t.ok) return compatError(400, t.message);
       const journey = await getJourneyDefinition(deps.db, caller.workspaceId, mapping.journeyId);
-      if (!journey || journey.status !== 'active') return compatError(409, `The mapped journey is ${journey?.status ?? 'deleted'}, not active: nothing was queued`);
+      if (!journey || journey.status !== 'active')
+        return compatError(409, `The mapped journey is ${journey?.status ?? 'deleted'}, not active: nothing was queued`);
       return storeTrigger(deps, caller, 'journey_trigger', r.route, base, {
         callerKey,
         orderingSubject: t.value.phone,
@@ -134,7 +152,13 @@ async function storeTrigger(
   topic: CompatTopic,
   route: string,
   base: Pick<CompatCall, 'rawBody' | 'headers' | 'query' | 'requestId' | 'receivedAt'>,
-  o: { callerKey: string | null; orderingSubject: string; summary: CompatCall['summary']; messages: [string, string]; idName: 'triggerEventId' | 'webhookEventId' },
+  o: {
+    callerKey: string | null;
+    orderingSubject: string;
+    summary: CompatCall['summary'];
+    messages: [string, string];
+    idName: 'triggerEventId' | 'webhookEventId';
+  },
 ): Promise<CompatAnswer> {
   const stored = await deps.db.transaction((tx) =>
     storeCompatCall(tx, caller.workspaceId, {

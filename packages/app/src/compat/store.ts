@@ -1,5 +1,13 @@
 import { escapeNul, newId, PROCESS_WEBHOOK_EVENT, sha256Hex, type CompatEventSummary, type CompatTopic } from '@mos/core';
-import { findCompatOriginal, findOutboxJobByDedupKey, insertWebhookEvent, lockCompatKey, storeSignedDelivery, type DbOrTx, type NewWebhookEvent } from '@mos/db';
+import {
+  findCompatOriginal,
+  findOutboxJobByDedupKey,
+  insertWebhookEvent,
+  lockCompatKey,
+  storeSignedDelivery,
+  type DbOrTx,
+  type NewWebhookEvent,
+} from '@mos/db';
 
 /** How long an identical trigger (same path, same body, no caller key) counts as a retry of the first. */
 export const COMPAT_DUPLICATE_WINDOW_MS = 24 * 3600 * 1000;

@@ -1,2 +1,4 @@
-// Journeys and compat mappings management (issue 14).
-export {};
+export * from './schemas';
+export * from './journeys';
+export * from './mappings';
+export * from './schedule-sync';

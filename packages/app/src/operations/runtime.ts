@@ -5,6 +5,10 @@ import type { AppDeps } from '../deps';
 import type { WorkspaceIngressCounters } from '../webhooks/ingress-metrics';
 import type { Scope } from '../scope';
 import { toOutboxJobView, toWebhookListItem, type WebhookListItem } from '../webhooks/views';
+import { internalCampaignList } from '../campaigns/campaigns';
+import type { CampaignSummary } from '../campaigns/schemas';
+import { internalJourneyList } from '../journeys/journeys';
+import type { JourneyView } from '../journeys/schemas';
 
 export interface RuntimeSnapshot {
   runtime: {
@@ -25,9 +29,9 @@ export interface RuntimeSnapshot {
     ingress: (WorkspaceIngressCounters & { since: string }) | null;
     generatedAt: string;
   };
-  /** Campaigns and journeys do not exist yet: always empty. */
-  campaigns: unknown[];
-  journeys: unknown[];
+  /** Every campaign and journey of the workspace (newest first, up to 500 each), as /internal/campaigns and /internal/journeys list them. */
+  campaigns: CampaignSummary[];
+  journeys: JourneyView[];
   webhooks: WebhookListItem[];
   outboxJobs: ReturnType<typeof toOutboxJobView>[];
   providerConstraints: typeof PROVIDER_CONSTRAINTS;
@@ -40,13 +44,15 @@ export async function runtimeSnapshot(
   input: { ingress?: (WorkspaceIngressCounters & { since: string }) | null } = {},
 ): Promise<RuntimeSnapshot> {
   const now = deps.clock.now();
-  const [byStatus, webhooks, jobs, workerStatus, batchesInFlight, batchSizes] = await Promise.all([
+  const [byStatus, webhooks, jobs, workerStatus, batchesInFlight, batchSizes, campaigns, journeys] = await Promise.all([
     countOutboxJobsByStatus(deps.db, scope.workspaceId),
     listWebhookEvents(deps.db, scope.workspaceId, { limit: 10 }),
     listOutboxJobs(deps.db, scope.workspaceId, { limit: 10 }),
     getWorkerStatus(deps.db, now),
     countBatchesInFlight(deps.db, scope.workspaceId, PROCESS_WEBHOOK_EVENT),
     liveBatchSizes(deps.db, now),
+    internalCampaignList(deps, scope),
+    internalJourneyList(deps, scope),
   ]);
   return {
     runtime: {
@@ -59,8 +65,8 @@ export async function runtimeSnapshot(
       ingress: input.ingress ?? null,
       generatedAt: now.toISOString(),
     },
-    campaigns: [],
-    journeys: [],
+    campaigns,
+    journeys,
     webhooks: webhooks.map(toWebhookListItem),
     outboxJobs: jobs.map(toOutboxJobView),
     providerConstraints: PROVIDER_CONSTRAINTS,

@@ -12,7 +12,9 @@ export async function seedJourney(
 ): Promise<string> {
   const id = newId('journey');
   const trigger = o.trigger ?? { type: 'api' };
-  await db.insert(journeys).values({ id, workspaceId, name: o.name ?? 'Test journey', status: o.status ?? 'active', triggerType: trigger.type, trigger, steps: o.steps });
+  await db
+    .insert(journeys)
+    .values({ id, workspaceId, name: o.name ?? 'Test journey', status: o.status ?? 'active', triggerType: trigger.type, trigger, steps: o.steps });
   return id;
 }
 
@@ -23,10 +25,12 @@ export async function seedCompatMapping(
   m: { organizationId: string; flowId: string; triggerId?: string } | { legacyPath: string },
 ): Promise<string> {
   const id = newId('compatMapping');
-  await db.insert(compatMappings).values(
-    'legacyPath' in m
-      ? { id, workspaceId, journeyId, kind: 'legacy_path', legacyPath: m.legacyPath }
-      : { id, workspaceId, journeyId, kind: 'rest_trigger', organizationId: m.organizationId, flowId: m.flowId, triggerId: m.triggerId ?? '' },
-  );
+  await db
+    .insert(compatMappings)
+    .values(
+      'legacyPath' in m
+        ? { id, workspaceId, journeyId, kind: 'legacy_path', legacyPath: m.legacyPath }
+        : { id, workspaceId, journeyId, kind: 'rest_trigger', organizationId: m.organizationId, flowId: m.flowId, triggerId: m.triggerId ?? '' },
+    );
   return id;
 }

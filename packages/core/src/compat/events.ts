@@ -1,11 +1,4 @@
-import {
-  parseCompatContactUpsert,
-  parseCompatJson,
-  parseCompatPartnerEvent,
-  parseCompatTrigger,
-  type CompatContactFields,
-  type Parsed,
-} from './payloads';
+import { parseCompatContactUpsert, parseCompatJson, parseCompatPartnerEvent, parseCompatTrigger, type CompatContactFields, type Parsed } from './payloads';
 
 /**
  * Compat calls are stored as webhook events (source `compat`) with an outbox job, and the
@@ -87,7 +80,9 @@ function readCompatFamily(s: CompatEventSummary, rawBody: Uint8Array): Parsed<Co
     case 'journey_trigger': {
       if (!s.journeyId) return { ok: false, message: 'the stored trigger names no journey' };
       const t = parseCompatTrigger(body.value);
-      return t.ok ? { ok: true, value: { family: 'compat.journey_trigger', journeyId: s.journeyId, phone: t.value.phone, personalization: t.value.personalization } } : t;
+      return t.ok
+        ? { ok: true, value: { family: 'compat.journey_trigger', journeyId: s.journeyId, phone: t.value.phone, personalization: t.value.personalization } }
+        : t;
     }
     case 'partner_event': {
       const p = parseCompatPartnerEvent(body.value);

@@ -252,9 +252,16 @@ export function parseCompatPartnerEvent(body: Obj): Parsed<CompatPartnerEvent> {
   const c = readCompatContact(body);
   if (!c.ok) return c;
   if (!c.value.phone && !c.value.externalReferenceId) {
-    return { ok: false, message: `Send the contact's phone number (${COMPAT_PHONE_FIELDS.join(', ')}) or external_reference_id, flattened or in a contact object` };
+    return {
+      ok: false,
+      message: `Send the contact's phone number (${COMPAT_PHONE_FIELDS.join(', ')}) or external_reference_id, flattened or in a contact object`,
+    };
   }
-  const extra = isObj(own(body, 'properties')) ? (own(body, 'properties') as Obj) : isObj(own(body, 'event_properties')) ? (own(body, 'event_properties') as Obj) : {};
+  const extra = isObj(own(body, 'properties'))
+    ? (own(body, 'properties') as Obj)
+    : isObj(own(body, 'event_properties'))
+      ? (own(body, 'event_properties') as Obj)
+      : {};
   return { ok: true, value: { eventName: name.value, contact: c.value, personalization: { ...personalizationOf(body), ...personalizationOf(extra) } } };
 }
 

@@ -107,10 +107,7 @@ export const journeyTriggerSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('api') }),
   z.strictObject({
     type: z.literal('partner_event'),
-    eventName: safeString()
-      .min(1)
-      .max(128)
-      .regex(/^\S+$/, 'no whitespace'),
+    eventName: safeString().min(1).max(128).regex(/^\S+$/, 'no whitespace'),
   }),
   z.strictObject({ type: z.literal('inbound_message'), keyword: safeString().trim().min(1).max(64).optional() }),
   z.strictObject({

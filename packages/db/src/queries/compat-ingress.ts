@@ -12,7 +12,12 @@ export type CompatMappingRow = typeof compatMappings.$inferSelect;
 export type JourneyDefinitionRow = typeof journeys.$inferSelect;
 
 /** The trigger's own mapping, else its flow's ('' trigger id): a flow mapping covers its other triggers. */
-export async function findRestTriggerMapping(db: DbOrTx, organizationId: string, flowId: string, triggerId: string | null): Promise<CompatMappingRow | undefined> {
+export async function findRestTriggerMapping(
+  db: DbOrTx,
+  organizationId: string,
+  flowId: string,
+  triggerId: string | null,
+): Promise<CompatMappingRow | undefined> {
   const rows = await db
     .select()
     .from(compatMappings)
@@ -105,7 +110,14 @@ export async function applyCompatContactFields(
   db: DbOrTx,
   workspaceId: string,
   contactId: string,
-  fields: { externalReferenceId: string | null; sourceType: string | null; name: string | null; email: string | null; locale: string | null; properties: Record<string, unknown> },
+  fields: {
+    externalReferenceId: string | null;
+    sourceType: string | null;
+    name: string | null;
+    email: string | null;
+    locale: string | null;
+    properties: Record<string, unknown>;
+  },
   now: Date,
 ): Promise<boolean> {
   const set: Record<string, unknown> = { updatedAt: now };
@@ -124,4 +136,13 @@ export async function applyCompatContactFields(
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId), isNull(contacts.anonymizedAt)))
     .returning({ id: contacts.id });
   return rows.length > 0;
+}
+
+/** Every active `schedule` journey, across workspaces (the worker reconciles their Temporal schedules at start). */
+export async function activeScheduleJourneys(db: DbOrTx): Promise<JourneyDefinitionRow[]> {
+  return db
+    .select()
+    .from(journeys)
+    .where(and(eq(journeys.status, 'active'), eq(journeys.triggerType, 'schedule')))
+    .limit(10_000);
 }

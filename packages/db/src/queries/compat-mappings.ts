@@ -28,11 +28,7 @@ export async function insertCompatMapping(db: DbOrTx, workspaceId: string, value
 const withJourney = and(eq(journeys.workspaceId, compatMappings.workspaceId), eq(journeys.id, compatMappings.journeyId));
 
 /** Newest first; optionally one journey's. */
-export async function listCompatMappingListings(
-  db: DbOrTx,
-  workspaceId: string,
-  opts: { journeyId?: string; limit: number },
-): Promise<CompatMappingListing[]> {
+export async function listCompatMappingListings(db: DbOrTx, workspaceId: string, opts: { journeyId?: string; limit: number }): Promise<CompatMappingListing[]> {
   const where: SQL[] = [eq(compatMappings.workspaceId, workspaceId)];
   if (opts.journeyId) where.push(eq(compatMappings.journeyId, opts.journeyId));
   const rows = await db

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { JourneyRunStatus, JourneyStep, JourneyTriggerType } from '@mos/core';
 import type { DbOrTx } from '../client';
 import { contacts, journeyRuns } from '../schema/index';
@@ -128,4 +128,28 @@ export async function reopenFailedJourneyRun(db: DbOrTx, workspaceId: string, ru
     .update(journeyRuns)
     .set({ status: 'running', failureReason: null, finishedAt: null, updatedAt: now })
     .where(and(eq(journeyRuns.workspaceId, workspaceId), eq(journeyRuns.id, runId), eq(journeyRuns.status, 'failed')));
+}
+
+/** A schedule journey's audience, by contact id: subscribed, not erased, with a phone number. */
+export async function journeyAudiencePage(
+  db: DbOrTx,
+  workspaceId: string,
+  opts: { after: string | null; limit: number; updatedSince: Date | null },
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.workspaceId, workspaceId),
+        eq(contacts.subscriberStatus, 'subscribed'),
+        isNull(contacts.anonymizedAt),
+        isNotNull(contacts.phoneNumber),
+        opts.after ? gt(contacts.id, opts.after) : undefined,
+        opts.updatedSince ? gte(contacts.updatedAt, opts.updatedSince) : undefined,
+      ),
+    )
+    .orderBy(asc(contacts.id))
+    .limit(opts.limit);
+  return rows.map((r) => r.id);
 }

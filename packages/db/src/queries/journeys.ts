@@ -55,7 +55,6 @@ const runListing = {
   triggerRef: journeyRuns.triggerRef,
   workflowId: journeyRuns.workflowId,
   failureReason: journeyRuns.failureReason,
-  lastReplyAt: journeyRuns.lastReplyAt,
   startedAt: journeyRuns.startedAt,
   finishedAt: journeyRuns.finishedAt,
   createdAt: journeyRuns.createdAt,

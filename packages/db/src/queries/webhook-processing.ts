@@ -169,7 +169,9 @@ export async function loadJobForApply(tx: DbOrTx, workspaceId: string, jobId: st
           processedAt: r.delivery_processed_at ? new Date(r.delivery_processed_at) : null,
         }
       : null,
-    event: r.event_id ? { id: r.event_id, topic: r.event_topic!, source: r.event_source!, rawBody: r.raw_body, receivedAt: new Date(r.received_at!), summary: r.event_summary } : null,
+    event: r.event_id
+      ? { id: r.event_id, topic: r.event_topic!, source: r.event_source!, rawBody: r.raw_body, receivedAt: new Date(r.received_at!), summary: r.event_summary }
+      : null,
   };
 }
 

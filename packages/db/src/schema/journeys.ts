@@ -93,8 +93,12 @@ export const compatMappings = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('compat_mappings_rest_uq').on(t.organizationId, t.flowId, t.triggerId).where(sql`${t.kind} = 'rest_trigger'`),
-    uniqueIndex('compat_mappings_path_uq').on(t.legacyPath).where(sql`${t.kind} = 'legacy_path'`),
+    uniqueIndex('compat_mappings_rest_uq')
+      .on(t.organizationId, t.flowId, t.triggerId)
+      .where(sql`${t.kind} = 'rest_trigger'`),
+    uniqueIndex('compat_mappings_path_uq')
+      .on(t.legacyPath)
+      .where(sql`${t.kind} = 'legacy_path'`),
     index('compat_mappings_ws_idx').on(t.workspaceId, t.createdAt),
   ],
 );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PROVIDER_CONSTRAINTS } from '@mos/core';
 import { listAuditLogsInput, listWorkspaceAuditLogs } from '@mos/app';
-import { runtimeSnapshot } from '@mos/app';
+import { campaignSummary, journeyView, runtimeSnapshot } from '@mos/app';
 import { scopeOf } from '@mos/app';
 import { auditLogView, outboxJobView, webhookListItem } from '@mos/app';
 import { operatorProcedure, router } from '../trpc';
@@ -44,8 +44,8 @@ export const runtimeRouter = router({
           ingress: ingressCounters.nullable(),
           generatedAt: z.string(),
         }),
-        campaigns: z.array(z.unknown()),
-        journeys: z.array(z.unknown()),
+        campaigns: z.array(campaignSummary),
+        journeys: z.array(journeyView),
         webhooks: z.array(webhookListItem),
         outboxJobs: z.array(outboxJobView),
         providerConstraints: z.object({

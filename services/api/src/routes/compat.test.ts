@@ -83,7 +83,11 @@ describe('compat paths over HTTP', () => {
     });
 
     it('the partner secret authenticates the partner path only, for the ingress workspace', async () => {
-      const ok = await post(`/api/v0/webhooks/incoming/partner/custom_external_event?secret=${PARTNER_SECRET}`, { event_name: 'signed_up', phone: '+447700900002' }, { key: null });
+      const ok = await post(
+        `/api/v0/webhooks/incoming/partner/custom_external_event?secret=${PARTNER_SECRET}`,
+        { event_name: 'signed_up', phone: '+447700900002' },
+        { key: null },
+      );
       expect(ok.status).toBe(200);
       const [evt] = await rows(`SELECT workspace_id, query FROM webhook_events WHERE id = $1`, [ok.body.webhookEventId]);
       expect(evt.workspace_id).toBe(a.workspaceId);
@@ -97,7 +101,9 @@ describe('compat paths over HTTP', () => {
       const path = '/api/v0/webhooks/incoming/partner/custom_external_event';
       expect((await post(`${path}?secret=wrong`, { event_name: 'x', phone: '+447700900002' }, { key: null })).status).toBe(401);
       expect((await post(`${path}?secret=wrong`, { event_name: 'x', phone: '+447700900002' })).status).toBe(401);
-      expect((await post(`${path}?secret=${PARTNER_SECRET}&secret=${PARTNER_SECRET}`, { event_name: 'x', phone: '+447700900002' }, { key: null })).status).toBe(401);
+      expect((await post(`${path}?secret=${PARTNER_SECRET}&secret=${PARTNER_SECRET}`, { event_name: 'x', phone: '+447700900002' }, { key: null })).status).toBe(
+        401,
+      );
       // The API key alone is enough: the secret guards callers without one.
       expect((await post(path, { event_name: 'x', phone: '+447700900002' })).status).toBe(200);
     });
@@ -123,9 +129,16 @@ describe('compat paths over HTTP', () => {
         outboxJobId: expect.stringMatching(/^job_/),
         requestId: expect.any(String),
       });
-      const [evt] = await rows(`SELECT source, topic, normalization_status, signature_valid, headers, summary FROM webhook_events WHERE id = $1`, [res.body.webhookEventId]);
+      const [evt] = await rows(`SELECT source, topic, normalization_status, signature_valid, headers, summary FROM webhook_events WHERE id = $1`, [
+        res.body.webhookEventId,
+      ]);
       expect(evt).toMatchObject({ source: 'compat', topic: 'contact_upsert', normalization_status: 'pending', signature_valid: true });
-      expect(evt.summary).toMatchObject({ compat: 'contact_upsert', contactId: res.body.contactId, route: '/compat/contact', rootEventId: res.body.webhookEventId });
+      expect(evt.summary).toMatchObject({
+        compat: 'contact_upsert',
+        contactId: res.body.contactId,
+        route: '/compat/contact',
+        rootEventId: res.body.webhookEventId,
+      });
       expect(JSON.stringify(evt.headers)).not.toContain(a.key);
       expect(evt.headers['x-api-key']).toBeUndefined();
       const [job] = await rows(`SELECT job_type, status, payload FROM outbox_jobs WHERE id = $1`, [res.body.outboxJobId]);
@@ -177,7 +190,12 @@ describe('compat paths over HTTP', () => {
       const headers = { 'idempotency-key': 'contact-upsert-1' };
       const first = await post('/compat/contact', { phone: '+447700900400' }, { headers });
       const again = await post('/compat/contact', { phone: '+447700900400' }, { headers });
-      expect(again.body).toMatchObject({ status: 'success', message: 'Duplicate contact update: already queued', webhookEventId: first.body.webhookEventId, outboxJobId: first.body.outboxJobId });
+      expect(again.body).toMatchObject({
+        status: 'success',
+        message: 'Duplicate contact update: already queued',
+        webhookEventId: first.body.webhookEventId,
+        outboxJobId: first.body.outboxJobId,
+      });
       const dup = await rows(`SELECT normalization_status FROM webhook_events WHERE duplicate_of_id = $1`, [first.body.webhookEventId]);
       expect(dup).toEqual([{ normalization_status: 'duplicate' }]);
     });
@@ -220,13 +238,17 @@ describe('compat paths over HTTP', () => {
 
     it('a trigger posted twice runs once: the repeat answers the first ids (same body; or the same Idempotency-Key)', async () => {
       const body = { msisdn: '+447700900800', plan: 'pro' };
-      const [one, two] = await Promise.all([post('/compat/journey-trigger/welcome/new-customer', body), post('/compat/journey-trigger/welcome/new-customer', body)]);
+      const [one, two] = await Promise.all([
+        post('/compat/journey-trigger/welcome/new-customer', body),
+        post('/compat/journey-trigger/welcome/new-customer', body),
+      ]);
       expect(two.body.triggerEventId).toBe(one.body.triggerEventId);
       expect(two.body.outboxJobId).toBe(one.body.outboxJobId);
       expect([one.body.message, two.body.message].sort()).toEqual(['Duplicate trigger: already queued', 'Journey trigger queued']);
-      const jobs = await rows(`SELECT count(*)::int AS n FROM outbox_jobs j JOIN webhook_events e ON e.id = j.payload->>'webhookEventId' WHERE e.raw_body = $1`, [
-        Buffer.from(JSON.stringify(body)),
-      ]);
+      const jobs = await rows(
+        `SELECT count(*)::int AS n FROM outbox_jobs j JOIN webhook_events e ON e.id = j.payload->>'webhookEventId' WHERE e.raw_body = $1`,
+        [Buffer.from(JSON.stringify(body))],
+      );
       expect(jobs).toEqual([{ n: 1 }]);
       const headers = { 'idempotency-key': 'trigger-key-1' };
       const k1 = await post('/compat/journey-trigger/welcome/new-customer', { phone: '+447700900801', v: 1 }, { headers });
@@ -255,13 +277,21 @@ describe('compat paths over HTTP', () => {
     });
 
     it("workspace isolation: another workspace's mapping answers 404 to this key, and the payload cannot name a workspace", async () => {
-      const res = await post('/webhooks/v0/rest-trigger/organization/org-b/flow/flow-b/trigger/', { phone: '+447700900901', workspaceId: b.workspaceId, workspace: 'compat-b' });
+      const res = await post('/webhooks/v0/rest-trigger/organization/org-b/flow/flow-b/trigger/', {
+        phone: '+447700900901',
+        workspaceId: b.workspaceId,
+        workspace: 'compat-b',
+      });
       expect(res.status).toBe(404);
       const own = await post('/webhooks/v0/rest-trigger/organization/org-b/flow/flow-b/trigger/', { phone: '+447700900901' }, { key: b.key });
       expect(own.status).toBe(200);
       const [evt] = await rows(`SELECT workspace_id FROM webhook_events WHERE id = $1`, [own.body.triggerEventId]);
       expect(evt.workspace_id).toBe(b.workspaceId);
-      const partner = await post('/api/v0/webhooks/incoming/partner/custom_external_event', { event_name: 'x', phone: '+447700900902', workspace_id: b.workspaceId });
+      const partner = await post('/api/v0/webhooks/incoming/partner/custom_external_event', {
+        event_name: 'x',
+        phone: '+447700900902',
+        workspace_id: b.workspaceId,
+      });
       const [p] = await rows(`SELECT workspace_id FROM webhook_events WHERE id = $1`, [partner.body.webhookEventId]);
       expect(p.workspace_id).toBe(a.workspaceId);
     });
@@ -272,7 +302,11 @@ describe('compat paths over HTTP', () => {
 
     it('flattened and nested contact styles: {status, message, webhookEventId, outboxJobId}', async () => {
       const flat = await post(path, { event_name: 'order_shipped', phone: '+447700901000', first_name: 'Flat', tracking: 'TRK1' });
-      const nested = await post(path, { event_name: 'order_shipped', contact: { phone_number: '+447700901001', first_name: 'Nested' }, properties: { tracking: 'TRK2' } });
+      const nested = await post(path, {
+        event_name: 'order_shipped',
+        contact: { phone_number: '+447700901001', first_name: 'Nested' },
+        properties: { tracking: 'TRK2' },
+      });
       for (const res of [flat, nested]) {
         expect(res.status).toBe(200);
         expect(res.body).toEqual({
@@ -346,7 +380,11 @@ describe('compat paths over HTTP', () => {
     });
 
     it('hostile path segments map to nothing: 404', async () => {
-      for (const p of ['/compat/journey-trigger/..%2Fwelcome', '/compat/journey-trigger/a%00b', '/webhooks/v0/rest-trigger/organization/%E0%A4%A/flow/f/trigger/']) {
+      for (const p of [
+        '/compat/journey-trigger/..%2Fwelcome',
+        '/compat/journey-trigger/a%00b',
+        '/webhooks/v0/rest-trigger/organization/%E0%A4%A/flow/f/trigger/',
+      ]) {
         const res = await post(p, { phone: '+447700900001' });
         expect(res.status, p).toBeGreaterThanOrEqual(400);
         expect(res.status, p).toBeLessThan(500);

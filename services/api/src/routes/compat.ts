@@ -61,7 +61,13 @@ export function compatRoutes(deps: AppDeps): Router {
     async (req, res) => {
       let answer: CompatAnswer;
       try {
-        answer = await receiveCompatCall(deps, { route: routeOf(req), headers: req.headers, query: { ...req.query }, requestId: req.requestId, readBody: readBody(req) });
+        answer = await receiveCompatCall(deps, {
+          route: routeOf(req),
+          headers: req.headers,
+          query: { ...req.query },
+          requestId: req.requestId,
+          readBody: readBody(req),
+        });
       } catch (err) {
         if (err instanceof BodyRefused) answer = err.answer;
         else {
@@ -79,8 +85,16 @@ export function compatRoutes(deps: AppDeps): Router {
     return Array.isArray(v) ? v.join('/') : typeof v === 'string' ? v : '';
   };
 
-  r.post('/compat/contact', rateLimit, handle(() => ({ kind: 'contact', route: '/compat/contact' })));
-  r.put('/api/v1beta/contact/', rateLimit, handle(() => ({ kind: 'contact', route: '/api/v1beta/contact/' })));
+  r.post(
+    '/compat/contact',
+    rateLimit,
+    handle(() => ({ kind: 'contact', route: '/compat/contact' })),
+  );
+  r.put(
+    '/api/v1beta/contact/',
+    rateLimit,
+    handle(() => ({ kind: 'contact', route: '/api/v1beta/contact/' })),
+  );
   r.post(
     '/compat/journey-trigger/*legacyPath',
     rateLimit,
@@ -98,6 +112,10 @@ export function compatRoutes(deps: AppDeps): Router {
     }));
   r.post('/webhooks/v0/rest-trigger/organization/:organizationId/flow/:flowId/trigger/', rateLimit, restTrigger(false));
   r.post('/webhooks/v0/rest-trigger/organization/:organizationId/flow/:flowId/trigger/:triggerId/', rateLimit, restTrigger(true));
-  r.post('/api/v0/webhooks/incoming/partner/custom_external_event', rateLimit, handle(() => ({ kind: 'partner_event', route: '/api/v0/webhooks/incoming/partner/custom_external_event' })));
+  r.post(
+    '/api/v0/webhooks/incoming/partner/custom_external_event',
+    rateLimit,
+    handle(() => ({ kind: 'partner_event', route: '/api/v0/webhooks/incoming/partner/custom_external_event' })),
+  );
   return r;
 }

@@ -1,12 +1,12 @@
 import { Router } from 'express';
-import type { AppDeps } from '@mos/app';
+import { actorOf } from '@mos/http';
+import { listJourneys, scopeOf, type AppDeps } from '@mos/app';
 
-/** GET /internal/journeys. */
-export function internalJourneyRoutes(_deps: AppDeps): Router {
+/** GET /internal/journeys: the session workspace's journeys, newest first; the same body as tRPC journeys.list. */
+export function internalJourneyRoutes(deps: AppDeps): Router {
   const r = Router();
-  // TODO(issue 14, journeys): list the workspace's journeys.
-  r.get('/journeys', (_req, res) => {
-    res.json({ journeys: [] });
+  r.get('/journeys', async (req, res) => {
+    res.json(await listJourneys(deps, scopeOf(actorOf(req))));
   });
   return r;
 }

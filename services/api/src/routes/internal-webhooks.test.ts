@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { PROVIDER_CONSTRAINTS } from '@mos/core';
-import { finishWebhookProcessing, outboxJobs, setProviderIngressWorkspace, webhookDeliveries, webhookEvents } from '@mos/db';
+import { campaigns, finishWebhookProcessing, outboxJobs, setProviderIngressWorkspace, webhookDeliveries, webhookEvents } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { bearer, jsonRequest, listen } from '@mos/http/testing';
 import type { AppDeps } from '@mos/app';
-import { seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
+import { seedJourney, seedOperator, testDeps, type SeededOperator } from '@mos/app/testing';
 import { createApiApp } from '../app';
 import { fixture, postWebhook, seedIngressWorkspace, withEnv } from '../testing/webhooks';
 
@@ -387,6 +387,16 @@ describe('/internal webhook operator endpoints', () => {
     }
     expect(await get('/internal/campaigns', a)).toMatchObject({ status: 200, body: { campaigns: [] } });
     expect(await get('/internal/journeys', a)).toMatchObject({ status: 200, body: { journeys: [] } });
+
+    // Once they exist, the snapshot lists every campaign and journey of the workspace (and only its own).
+    const journeyId = await seedJourney(deps.db, a.workspaceId, { name: 'Welcome', steps: [{ id: 'x', type: 'exit' }] });
+    await deps.db
+      .insert(campaigns)
+      .values({ id: 'cmp_runtimetest0000000000000000', workspaceId: a.workspaceId, name: 'Spring', template: { name: 'promo', language: 'en' } });
+    const withBoth = (await get('/internal/runtime', a)).body;
+    expect(withBoth.campaigns).toEqual([{ id: 'cmp_runtimetest0000000000000000', name: 'Spring', status: 'draft', templateName: 'promo' }]);
+    expect(withBoth.journeys).toEqual([expect.objectContaining({ id: journeyId, name: 'Welcome', status: 'active', triggerType: 'api' })]);
+    expect((await get('/internal/runtime', b)).body).toMatchObject({ campaigns: [], journeys: [] });
   });
 
   it("isolation: each workspace sees only its own rows on every endpoint, and the other one's ids are 404", async () => {
@@ -405,11 +415,11 @@ describe('/internal webhook operator endpoints', () => {
     expect(bRuntime.webhooks.some((w: any) => aIds.has(w.id))).toBe(false);
     expect(bRuntime.outboxJobs.every((j: any) => !aIds.has(j.payload.webhookEventId))).toBe(true);
 
-    // No campaign or journey tables yet: both workspaces see empty lists, never an error.
-    for (const op of [a, b]) {
-      expect(await get('/internal/campaigns', op)).toMatchObject({ status: 200, body: { campaigns: [] } });
-      expect(await get('/internal/journeys', op)).toMatchObject({ status: 200, body: { journeys: [] } });
-    }
+    // A's campaign and journey (seeded by the runtime test) are A's alone.
+    expect((await get('/internal/campaigns', a)).body.campaigns).toHaveLength(1);
+    expect((await get('/internal/journeys', a)).body.journeys).toHaveLength(1);
+    expect(await get('/internal/campaigns', b)).toMatchObject({ status: 200, body: { campaigns: [] } });
+    expect(await get('/internal/journeys', b)).toMatchObject({ status: 200, body: { journeys: [] } });
 
     const aRejection = (await get('/internal/webhook-rejections', a)).body.webhookRejections[0].id;
     expect(await get(`/internal/webhooks/${ids.valid}`, b)).toMatchObject({ status: 404, body: { error: 'webhook_not_found' } });

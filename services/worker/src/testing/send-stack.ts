@@ -6,7 +6,7 @@ import { testDeps } from '@mos/app/testing';
 import { sendJourneyTemplate, signalGovernor, wakeGovernor, type AppDeps, type Scope } from '@mos/app';
 import { createProviderClient } from '@mos/provider';
 import { startSimulator, type RunningSimulator, type SimulatorConfig } from '@mos/provider/simulator';
-import { createJourneyActivities, createSendingActivities, createTemplateActivities } from '@mos/workflows';
+import { createJourneyActivities, createJourneyScheduleActivities, createSendingActivities, createTemplateActivities } from '@mos/workflows';
 import { sharedWorkflowBundle, temporalAddress, testLog, uniqueTaskQueue } from '../testing';
 import { startWorkerRuntime, type WorkerRuntime } from '../worker';
 
@@ -76,6 +76,7 @@ export async function startSendStack(db: Db, databaseUrl: string, o: SendStackOp
           wakeGovernor: (ws, phone) => wakeGovernor(deps, ws, phone),
         }),
         ...createJourneyActivities({ db, log: testLog, sendTemplate: (ws, request, key) => sendJourneyTemplate(deps, ws, request, key) }),
+        ...createJourneyScheduleActivities({ db, log: testLog, pageSize: 2 }),
       },
       governorSweep: { intervalMs: 2000, signal: (ws, phone) => signalGovernor(deps, ws, phone) },
     });
