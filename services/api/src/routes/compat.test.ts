@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { jsonRequest, listen, rawRequest } from '@mos/http/testing';
 import { fixedClock, seedCompatMapping, seedJourney, testDeps } from '@mos/app/testing';
-import { revokeWorkspaceApiKey, type AppDeps } from '@mos/app';
+import { listWorkspaceWebhooks, replayWebhook, revokeWorkspaceApiKey, type AppDeps } from '@mos/app';
 import { setProviderIngressWorkspace } from '@mos/db';
 import type { JourneyStep } from '@mos/core';
 import { createApiApp } from '../app';
@@ -338,6 +338,20 @@ describe('compat paths over HTTP', () => {
       const res = await post(path, { event_name: 'x', first_name: 'Anon' });
       expect(res.status).toBe(400);
     });
+  });
+
+  it('compat calls are listed beside the provider webhooks (source and topic filters) and replay as new events with their summary', async () => {
+    const res = await post('/compat/journey-trigger/welcome/new-customer', { phone: '+447700901200', first_name: 'Lin' });
+    const scope = { workspaceId: a.workspaceId, actorId: a.op.memberId, role: 'owner' as const };
+    const listed = await listWorkspaceWebhooks(deps, scope, { source: 'compat', topic: 'journey_trigger', limit: 200 });
+    expect(listed.webhooks.map((w) => w.id)).toContain(res.body.triggerEventId);
+    expect(listed.webhooks.every((w) => w.source === 'compat' && w.topic === 'journey_trigger')).toBe(true);
+    const replay = await replayWebhook(deps, scope, { id: res.body.triggerEventId, requestId: 'req_test' });
+    expect(replay).toMatchObject({ accepted: true, replayedFromId: res.body.triggerEventId, webhookEvent: { source: 'compat', topic: 'journey_trigger' } });
+    const [clone] = await rows(`SELECT summary, replay_of_id FROM webhook_events WHERE id = $1`, [replay.webhookEvent.id]);
+    expect(clone.replay_of_id).toBe(res.body.triggerEventId);
+    // The journey and the chain's first event survive the replay: the run it may start is the original's.
+    expect(clone.summary).toMatchObject({ compat: 'journey_trigger', journeyId: journeyA, rootEventId: res.body.triggerEventId });
   });
 
   describe('hostile input', () => {
