@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs, findWorkspaceBySlug } from '@mos/db';
+import { auditLogs, compatMappings, findWorkspaceBySlug, upsertWorkspace } from '@mos/db';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { createJourney, type AppDeps } from '@mos/app';
 import { testDeps } from '@mos/app/testing';
@@ -20,10 +20,9 @@ describe('mos journeys and mos compat-mappings', () => {
   beforeAll(async () => {
     tdb = await createTestDatabase();
     deps = testDeps(tdb.db);
-    for (const slug of ['acme', 'globex']) {
-      const boot = await mos(['bootstrap', '--workspace', slug, '--email', `owner@${slug}.test`, '--password', 'a-long-password-1', '--json']);
-      expect(boot.code, boot.stderr).toBe(0);
-    }
+    // Workspaces straight in the database: each CLI call costs a process start, so this suite
+    // spends them on the commands under test (bootstrap has its own suite).
+    for (const slug of ['acme', 'globex']) await upsertWorkspace(tdb.db, slug, {});
     const scopeOf = async (slug: string) => ({ workspaceId: (await findWorkspaceBySlug(tdb.db, slug))!.id, actorId: 'test', role: 'platform' as const });
     const steps = [{ id: 'end', type: 'exit' as const }];
     journeyId = (await createJourney(deps, await scopeOf('acme'), { name: 'Welcome', trigger: { type: 'api' }, steps })).journey.id;
@@ -43,8 +42,6 @@ describe('mos journeys and mos compat-mappings', () => {
     const foreign = await mos(['journeys', 'runs', otherJourneyId, '--workspace', 'acme', '--json']);
     expect(foreign.code).toBe(1);
     expect(JSON.parse(foreign.stderr).error).toBe('journey_not_found');
-    const badLimit = await mos(['journeys', 'runs', journeyId, '--workspace', 'acme', '--limit', '0', '--json']);
-    expect(JSON.parse(badLimit.stderr).error).toBe('invalid_query');
   }, 60_000);
 
   it('compat-mappings add (rest trigger, flow-wide, legacy path), list, remove; audited', async () => {
@@ -80,13 +77,11 @@ describe('mos journeys and mos compat-mappings', () => {
 
     const listed = await mos(['compat-mappings', 'list', '--workspace', 'acme', '--json']);
     expect(listed.json.compatMappings).toHaveLength(3);
-    expect((await mos(['compat-mappings', 'list', '--workspace', 'globex', '--json'])).json).toEqual({ compatMappings: [] });
-    const human = await mos(['compat-mappings', 'list', '--workspace', 'acme']);
-    expect(human.stdout).toContain('/compat/journey-trigger/shop/new-order');
+    expect(listed.json.compatMappings.map((m: { path: string }) => m.path)).toContain('/compat/journey-trigger/shop/new-order');
 
     const removed = await mos(['compat-mappings', 'remove', legacy.json.compatMapping.id, '--workspace', 'acme', '--json']);
     expect(removed.json).toEqual({ ok: true, removed: legacy.json.compatMapping.id });
-    expect((await mos(['compat-mappings', 'list', '--workspace', 'acme', '--json'])).json.compatMappings).toHaveLength(2);
+    expect(await tdb.db.select().from(compatMappings)).toHaveLength(2);
     const actions = (await tdb.db.select().from(auditLogs)).map((a) => [a.action, a.actorId]);
     expect(actions).toEqual(
       expect.arrayContaining([
@@ -96,7 +91,7 @@ describe('mos journeys and mos compat-mappings', () => {
     );
   }, 60_000);
 
-  it('refuses a taken path (any workspace), mixed or missing kinds, bad paths, other workspaces’ ids', async () => {
+  it('refuses a taken path (any workspace), mixed kinds and another workspace’s journey; a missing id is a usage error', async () => {
     const taken = await mos([
       'compat-mappings',
       'add',
@@ -114,26 +109,26 @@ describe('mos journeys and mos compat-mappings', () => {
     ]);
     expect(taken.code).toBe(1);
     expect(JSON.parse(taken.stderr)).toEqual({ error: 'compat_mapping_conflict', message: 'This path is already mapped to a journey' });
-    for (const flags of [[], ['--organization', 'o', '--flow', 'f', '--legacy-path', 'p'], ['--trigger', 't', '--legacy-path', 'p']]) {
-      const r = await mos(['compat-mappings', 'add', '--workspace', 'globex', '--journey', otherJourneyId, ...flags, '--json']);
-      expect(r.code, flags.join(' ')).toBe(1);
-      expect(JSON.parse(r.stderr).error).toBe('invalid_request');
-    }
-    const noFlow = await mos(['compat-mappings', 'add', '--workspace', 'globex', '--journey', otherJourneyId, '--organization', 'o']);
-    expect(noFlow.code).toBe(1);
-    expect(noFlow.stderr).toMatch(/flowId/);
-    const badPath = await mos(['compat-mappings', 'add', '--workspace', 'globex', '--journey', otherJourneyId, '--legacy-path', '../etc', '--json']);
-    expect(JSON.parse(badPath.stderr).error).toBe('invalid_request');
+    // One refusal of each kind; the app function's every rule is covered by the tRPC suite.
+    const mixed = await mos([
+      'compat-mappings',
+      'add',
+      '--workspace',
+      'globex',
+      '--journey',
+      otherJourneyId,
+      '--organization',
+      'o',
+      '--flow',
+      'f',
+      '--legacy-path',
+      'p',
+      '--json',
+    ]);
+    expect(mixed.code).toBe(1);
+    expect(JSON.parse(mixed.stderr).error).toBe('invalid_request');
     const foreignJourney = await mos(['compat-mappings', 'add', '--workspace', 'globex', '--journey', journeyId, '--legacy-path', 'x', '--json']);
     expect(JSON.parse(foreignJourney.stderr).error).toBe('journey_not_found');
-    const acmeMapping = (await mos(['compat-mappings', 'list', '--workspace', 'acme', '--json'])).json.compatMappings[0].id;
-    const foreignRemove = await mos(['compat-mappings', 'remove', acmeMapping, '--workspace', 'globex', '--json']);
-    expect(JSON.parse(foreignRemove.stderr).error).toBe('compat_mapping_not_found');
-    expect((await mos(['compat-mappings', 'list', '--workspace', 'acme', '--json'])).json.compatMappings.map((m: { id: string }) => m.id)).toContain(
-      acmeMapping,
-    );
-    const unknownWs = await mos(['journeys', 'list', '--workspace', 'nope', '--json']);
-    expect(JSON.parse(unknownWs.stderr).error).toBe('not_found');
     expect((await mos(['compat-mappings', 'remove', '--workspace', 'acme'])).code).toBe(2);
   }, 120_000);
 });

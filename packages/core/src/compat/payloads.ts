@@ -169,7 +169,9 @@ export function readCompatContact(body: Obj): Parsed<CompatContactFields> {
     if (!last.ok) return last;
     name = [first.value, last.value].filter(Boolean).join(' ') || null;
   }
-  const rawProps = own(nested, 'person_properties') ?? own(body, 'person_properties') ?? own(nested, 'properties');
+  // `properties` is the contact's only inside a nested contact: at the top level it belongs to
+  // the event (partner events) or is personalization.
+  const rawProps = own(nested, 'person_properties') ?? own(body, 'person_properties') ?? (nested !== body ? own(nested, 'properties') : undefined);
   const props = properties(rawProps, 'person_properties');
   if (!props.ok) return props;
   return {
@@ -204,10 +206,14 @@ export interface CompatTrigger {
 
 /** A journey trigger: a phone number (flattened or in a contact object) and any personalization keys. */
 export function parseCompatTrigger(body: Obj): Parsed<CompatTrigger> {
-  const c = readCompatContact(body);
-  if (!c.ok) return c;
-  if (!c.value.phone) return { ok: false, message: `Send the contact's phone number in one of: ${COMPAT_PHONE_FIELDS.join(', ')}` };
-  return { ok: true, value: { phone: c.value.phone, personalization: personalizationOf(body) } };
+  // Only the phone number is the contact here: other keys (an `email` of "n/a", a `name` object)
+  // are personalization, judged by the templates that use them.
+  const nested = compatContactObject(body);
+  let phone = compatPhoneOf(nested);
+  if (phone.ok && phone.value === null && nested !== body) phone = compatPhoneOf(body);
+  if (!phone.ok) return phone;
+  if (!phone.value) return { ok: false, message: `Send the contact's phone number in one of: ${COMPAT_PHONE_FIELDS.join(', ')}` };
+  return { ok: true, value: { phone: phone.value, personalization: personalizationOf(body) } };
 }
 
 /** The body without the identity fields, containers and reserved keys. */
@@ -218,11 +224,11 @@ export function personalizationOf(body: Obj): Record<string, unknown> {
     if (drop.has(k)) continue;
     // A nested contact's own fields are personalization too (first_name and the like).
     if ((COMPAT_CONTACT_CONTAINERS as readonly string[]).includes(k) && isObj(v)) {
-      for (const [ck, cv] of Object.entries(v)) if (!drop.has(ck) && !(ck in out)) out[ck] = cv;
+      for (const [ck, cv] of Object.entries(v)) if (!drop.has(ck) && !Object.hasOwn(out, ck)) out[ck] = cv;
       continue;
     }
     if (k === 'person_properties' && isObj(v)) {
-      for (const [pk, pv] of Object.entries(v)) if (!FORBIDDEN_KEYS.has(pk) && !(pk in out)) out[pk] = pv;
+      for (const [pk, pv] of Object.entries(v)) if (!drop.has(pk) && !Object.hasOwn(out, pk)) out[pk] = pv;
       continue;
     }
     out[k] = v;
@@ -230,11 +236,19 @@ export function personalizationOf(body: Obj): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Whitespace of any kind: JavaScript's \s (Unicode White_Space but for U+0085 and U+180E), NEXT
+ * LINE, MONGOLIAN VOWEL SEPARATOR, and the invisible zero-width characters (U+200B-U+200D,
+ * WORD JOINER, BOM) that make two event names look alike.
+ */
+export const EVENT_NAME_WHITESPACE = /[\s\u0085\u180e\u200b-\u200d\u2060\ufeff]/u;
+
 /** event_name: required, 1-128 characters, no whitespace of any kind. */
 export function validateEventName(v: unknown): Parsed<string> {
   if (v === undefined || v === null || v === '') return { ok: false, message: 'event_name is required' };
   if (typeof v !== 'string') return { ok: false, message: 'event_name must be a string' };
-  if (hasNul(v) || /[\s\u200b\u2028\u2029\ufeff]/u.test(v)) return { ok: false, message: 'event_name must not contain whitespace' };
+  if (hasNul(v)) return { ok: false, message: 'event_name must not contain NUL characters' };
+  if (EVENT_NAME_WHITESPACE.test(v)) return { ok: false, message: 'event_name must not contain whitespace' };
   if ([...v].length > 128) return { ok: false, message: 'event_name must be at most 128 characters' };
   return { ok: true, value: v };
 }

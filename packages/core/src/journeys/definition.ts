@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { safeString } from '../text';
+import { validateEventName } from '../compat/payloads';
 
 /**
  * A journey: a trigger and the steps each triggered contact walks, one Temporal run per
@@ -107,7 +108,11 @@ export const journeyTriggerSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('api') }),
   z.strictObject({
     type: z.literal('partner_event'),
-    eventName: safeString().min(1).max(128).regex(/^\S+$/, 'no whitespace'),
+    // The partner path's own rule, so a journey only waits for a name a partner can send.
+    eventName: safeString()
+      .min(1)
+      .max(128)
+      .refine((v) => validateEventName(v).ok, 'no whitespace of any kind'),
   }),
   z.strictObject({ type: z.literal('inbound_message'), keyword: safeString().trim().min(1).max(64).optional() }),
   z.strictObject({

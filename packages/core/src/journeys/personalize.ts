@@ -47,7 +47,7 @@ export function renderParameter(text: string, ctx: PersonalizationContext): Rend
   const out = text.replace(PLACEHOLDER, (_m, key: string, fallback: string | undefined) => {
     const v = lookupPersonalization(ctx, key);
     if (v !== undefined && v.trim() !== '') return v;
-    if (fallback !== undefined) return fallback;
+    if (fallback !== undefined) return fallback.trim();
     missing.push(key);
     return '';
   });
