@@ -5,3 +5,4 @@ export * from './session';
 export * from './auth-routes';
 export * from './path-param';
 export * from './serve';
+export * from './per-second-limit';

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '@mos/core';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import { changeBroadcast, createBroadcast, createBroadcastInput, getBroadcast } from '@mos/app';
 import { waitFor } from './testing';
-import { seedTemplate, startSendStack, type SendStack } from './testing/send-stack';
+import { acceptedFor, seedContacts, seedTemplate, startSendStack, type SendStack } from './testing/send-stack';
 
 /**
  * Broadcasts of a few hundred recipients through the real governor and the provider
@@ -13,34 +12,6 @@ import { seedTemplate, startSendStack, type SendStack } from './testing/send-sta
 let tdb: TestDatabase;
 let stack: SendStack;
 const TEMPLATE = { name: 'weekly_news', language: 'en_US', parameters: { body: ['friend'] } };
-
-/** `n` contacts tagged `tag` (in external_reference_id), the first `unsubscribed` of them unsubscribed. */
-async function seedContacts(tag: string, n: number, unsubscribed = 0): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const id = newId('contact');
-    ids.push(id);
-    await tdb.pool.query(`INSERT INTO contacts (id, workspace_id, phone_number, external_reference_id, subscriber_status) VALUES ($1, $2, $3, $4, $5)`, [
-      id,
-      stack.scope.workspaceId,
-      `+1666${tag.length}${String(ids.length + tag.charCodeAt(0) * 1000).padStart(7, '0')}`,
-      tag,
-      i < unsubscribed ? 'unsubscribed' : 'subscribed',
-    ]);
-  }
-  return ids;
-}
-
-/** Sends the simulator accepted for this broadcast's messages (our id rides in the callback data). */
-async function acceptedFor(broadcastId: string): Promise<{ total: number; distinct: number }> {
-  const { rows } = await tdb.pool.query(`SELECT id FROM outbound_messages WHERE broadcast_id = $1`, [broadcastId]);
-  const ours = new Set(rows.map((r: { id: string }) => r.id));
-  const sent = stack.sim
-    .messages()
-    .map((m) => (m.body as { biz_opaque_callback_data?: string }).biz_opaque_callback_data)
-    .filter((id): id is string => !!id && ours.has(id));
-  return { total: sent.length, distinct: new Set(sent).size };
-}
 
 const counts = async (id: string) => (await getBroadcast(stack.deps, stack.scope, id)).broadcast;
 const start = (contactIds: string[], scheduledAt?: string) =>
@@ -63,25 +34,25 @@ afterAll(async () => {
 
 describe('a broadcast of a few hundred recipients', () => {
   it('pauses and resumes within a second, survives a worker restart, and ends with exact counts', async () => {
-    const contacts = await seedContacts('a', 320, 12);
+    const contacts = await seedContacts(stack, 320, 12);
     const { broadcast } = await start(contacts);
     expect(broadcast).toMatchObject({ status: 'running' });
     expect(broadcast.id).toMatch(/^brd_/);
 
-    await waitFor(async () => (await acceptedFor(broadcast.id)).total >= 60, { what: 'the first sends' });
+    await waitFor(async () => (await acceptedFor(stack, broadcast.id)).total >= 60, { what: 'the first sends' });
     const paused = await changeBroadcast(stack.deps, stack.scope, broadcast.id, 'pause');
     expect(paused.broadcast.status).toBe('paused');
     // Sends already claimed for the current second may still leave; after that, nothing.
     await new Promise((r) => setTimeout(r, 1200));
-    const atPause = (await acceptedFor(broadcast.id)).total;
+    const atPause = (await acceptedFor(stack, broadcast.id)).total;
     await new Promise((r) => setTimeout(r, 1500));
-    expect((await acceptedFor(broadcast.id)).total).toBe(atPause);
+    expect((await acceptedFor(stack, broadcast.id)).total).toBe(atPause);
     expect(atPause).toBeLessThan(308);
 
     await stack.restartWorker();
     const resumed = await changeBroadcast(stack.deps, stack.scope, broadcast.id, 'resume');
     expect(resumed.broadcast.status).toBe('running');
-    await waitFor(async () => (await acceptedFor(broadcast.id)).total > atPause + 40, { what: 'sending to resume' });
+    await waitFor(async () => (await acceptedFor(stack, broadcast.id)).total > atPause + 40, { what: 'sending to resume' });
     await stack.restartWorker();
 
     const done = await waitFor(
@@ -92,7 +63,7 @@ describe('a broadcast of a few hundred recipients', () => {
       { timeoutMs: 60_000, what: 'the broadcast to complete' },
     );
     expect(done.counts).toEqual({ total: 320, queued: 0, sent: 308, delivered: 0, read: 0, failed: 0, skipped: 12 });
-    expect(await acceptedFor(broadcast.id)).toEqual({ total: 308, distinct: 308 });
+    expect(await acceptedFor(stack, broadcast.id)).toEqual({ total: 308, distinct: 308 });
     expect(stack.sim.stats().duplicates).toBe(0);
     // Nothing refused but, at most, a throughput answer: simulator, API and worker share one event
     // loop here, so a send stalled past its second can reach the simulator in the next one. Such
@@ -101,15 +72,15 @@ describe('a broadcast of a few hundred recipients', () => {
   }, 90_000);
 
   it('cancel skips everyone not yet sent, at once', async () => {
-    const contacts = await seedContacts('b', 300);
+    const contacts = await seedContacts(stack, 300);
     const { broadcast } = await start(contacts);
-    await waitFor(async () => (await acceptedFor(broadcast.id)).total >= 40, { what: 'the first sends' });
+    await waitFor(async () => (await acceptedFor(stack, broadcast.id)).total >= 40, { what: 'the first sends' });
     const cancelled = await changeBroadcast(stack.deps, stack.scope, broadcast.id, 'cancel');
     expect(cancelled.broadcast.status).toBe('cancelled');
     await new Promise((r) => setTimeout(r, 1200));
-    const after = await acceptedFor(broadcast.id);
+    const after = await acceptedFor(stack, broadcast.id);
     await new Promise((r) => setTimeout(r, 1500));
-    expect(await acceptedFor(broadcast.id)).toEqual(after);
+    expect(await acceptedFor(stack, broadcast.id)).toEqual(after);
     const { counts: c, status } = await counts(broadcast.id);
     expect(status).toBe('cancelled');
     expect(c.total).toBe(c.sent + c.skipped);
@@ -119,12 +90,12 @@ describe('a broadcast of a few hundred recipients', () => {
   }, 60_000);
 
   it('a scheduled broadcast waits for its time, then runs to completion', async () => {
-    const contacts = await seedContacts('c', 20);
+    const contacts = await seedContacts(stack, 20);
     const at = new Date(Date.now() + 2500).toISOString();
     const { broadcast } = await start(contacts, at);
     expect(broadcast.status).toBe('scheduled');
     await new Promise((r) => setTimeout(r, 1000));
-    expect((await acceptedFor(broadcast.id)).total).toBe(0);
+    expect((await acceptedFor(stack, broadcast.id)).total).toBe(0);
     expect((await counts(broadcast.id)).status).toBe('scheduled');
     const done = await waitFor(
       async () => {

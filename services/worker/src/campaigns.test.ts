@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '@mos/core';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
 import {
   activateCampaign,
@@ -12,7 +11,7 @@ import {
   type CampaignView,
 } from '@mos/app';
 import { waitFor } from './testing';
-import { seedTemplate, startSendStack, type SendStack } from './testing/send-stack';
+import { acceptedFor, seedContacts, seedTemplate, startSendStack, type SendStack } from './testing/send-stack';
 
 /**
  * Campaigns end to end: activated through the app, run by the broadcast workflow in a real
@@ -22,33 +21,6 @@ import { seedTemplate, startSendStack, type SendStack } from './testing/send-sta
 let tdb: TestDatabase;
 let stack: SendStack;
 const TEMPLATE = { name: 'spring_sale', language: 'en_US', parameters: { body: ['friend'] } };
-
-/** `n` contacts, the first `unsubscribed` of them unsubscribed. */
-async function seedContacts(prefix: string, n: number, unsubscribed = 0): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const id = newId('contact');
-    ids.push(id);
-    await tdb.pool.query(`INSERT INTO contacts (id, workspace_id, phone_number, subscriber_status) VALUES ($1, $2, $3, $4)`, [
-      id,
-      stack.scope.workspaceId,
-      `+1777${prefix}${String(i).padStart(6, '0')}`,
-      i < unsubscribed ? 'unsubscribed' : 'subscribed',
-    ]);
-  }
-  return ids;
-}
-
-/** Sends the simulator accepted for this broadcast's messages (our id rides in the callback data). */
-async function acceptedFor(broadcastId: string): Promise<{ total: number; distinct: number }> {
-  const { rows } = await tdb.pool.query(`SELECT id FROM outbound_messages WHERE broadcast_id = $1`, [broadcastId]);
-  const ours = new Set(rows.map((r: { id: string }) => r.id));
-  const sent = stack.sim
-    .messages()
-    .map((m) => (m.body as { biz_opaque_callback_data?: string }).biz_opaque_callback_data)
-    .filter((id): id is string => !!id && ours.has(id));
-  return { total: sent.length, distinct: new Set(sent).size };
-}
 
 const view = async (id: string) => (await getCampaign(stack.deps, stack.scope, id)).campaign;
 const completed = (id: string, timeoutMs = 45_000) =>
@@ -81,7 +53,7 @@ afterAll(async () => {
 
 describe('a campaign through the worker and the provider simulator', () => {
   it('runs its one broadcast to completed with exact counts', async () => {
-    const contacts = await seedContacts('1', 45, 5);
+    const contacts = await seedContacts(stack, 45, 5);
     const c = await draft('Spring sale', contacts);
     const { campaign } = await activateCampaign(stack.deps, stack.scope, c.id);
     expect(['scheduled', 'running']).toContain(campaign.status);
@@ -91,7 +63,7 @@ describe('a campaign through the worker and the provider simulator', () => {
     const done = await completed(c.id);
     expect(done).toMatchObject({ status: 'completed', paused: false, broadcastId });
     expect(done.counts).toEqual({ total: 45, queued: 0, sent: 40, delivered: 0, read: 0, failed: 0, skipped: 5 });
-    expect(await acceptedFor(broadcastId)).toEqual({ total: 40, distinct: 40 });
+    expect(await acceptedFor(stack, broadcastId)).toEqual({ total: 40, distinct: 40 });
     expect(stack.sim.stats().duplicates).toBe(0);
     expect(await internalCampaignList(stack.deps, stack.scope)).toContainEqual({
       id: c.id,
@@ -110,7 +82,7 @@ describe('a campaign through the worker and the provider simulator', () => {
   }, 60_000);
 
   it('a scheduled campaign paused before its time waits, then resumes and completes', async () => {
-    const contacts = await seedContacts('2', 12);
+    const contacts = await seedContacts(stack, 12);
     const at = new Date(Date.now() + 2500).toISOString();
     const c = await draft('Later', contacts, at);
     const { campaign } = await activateCampaign(stack.deps, stack.scope, c.id);
@@ -118,10 +90,10 @@ describe('a campaign through the worker and the provider simulator', () => {
     expect((await changeCampaign(stack.deps, stack.scope, c.id, 'pause')).campaign).toMatchObject({ status: 'scheduled', paused: true });
     await new Promise((r) => setTimeout(r, 3500));
     expect(await view(c.id)).toMatchObject({ status: 'scheduled', paused: true });
-    expect((await acceptedFor(campaign.broadcastId!)).total).toBe(0);
+    expect((await acceptedFor(stack, campaign.broadcastId!)).total).toBe(0);
     expect((await changeCampaign(stack.deps, stack.scope, c.id, 'resume')).campaign).toMatchObject({ paused: false });
     const done = await completed(c.id, 30_000);
     expect(done.counts).toMatchObject({ total: 12, sent: 12, queued: 0, skipped: 0 });
-    expect(await acceptedFor(campaign.broadcastId!)).toEqual({ total: 12, distinct: 12 });
+    expect(await acceptedFor(stack, campaign.broadcastId!)).toEqual({ total: 12, distinct: 12 });
   }, 45_000);
 });

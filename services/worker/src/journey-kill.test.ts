@@ -1,14 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
-import { getJourneyDefinition, resolveContact } from '@mos/db';
+import { getJourney, resolveContact } from '@mos/db';
 import { seedJourney } from '@mos/app/testing';
 import { queueJourneyRun } from '@mos/workflows';
 import { JOURNEY_STATE_QUERY, type JourneyState } from '@mos/workflows/contract';
-import { connectTestClient, maybeRecordHistory, seedWorkspace, sharedWorkflowBundle, uniqueTaskQueue, waitFor } from './testing';
+import { connectTestClient, maybeRecordHistory, seedWorkspace, uniqueTaskQueue, waitFor } from './testing';
+import { spawnFixtureWorker, writeWorkflowBundle, type FixtureWorker } from './testing-fixtures/spawn';
 
 /**
  * A worker process killed with SIGKILL while a journey run waits on its durable timer: the
@@ -20,39 +17,24 @@ let tdb: TestDatabase;
 let ws: string;
 let bundlePath: string;
 let temporal: Awaited<ReturnType<typeof connectTestClient>>;
-const children: ChildProcess[] = [];
 
-function startWorker(): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/worker/src/testing-fixtures/journey-worker.ts'], {
-    env: { ...process.env, DATABASE_URL: tdb.url, KILL_TEST_TASK_QUEUE: taskQueue, KILL_TEST_BUNDLE: bundlePath },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  let buffered = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    child.on('exit', (code, signal) => reject(new Error(`worker exited early (${code ?? signal})`)));
-    child.stdout!.on('data', (d: Buffer) => {
-      buffered += d.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      if (lines.includes('ready')) resolve();
-    });
-  });
-  ready.catch(() => {});
-  return { child, ready };
-}
+const workers: FixtureWorker[] = [];
+const startWorker = (): FixtureWorker => {
+  const w = spawnFixtureWorker('journey-worker', { DATABASE_URL: tdb.url, KILL_TEST_TASK_QUEUE: taskQueue, KILL_TEST_BUNDLE: bundlePath });
+  workers.push(w);
+  return w;
+};
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   ws = await seedWorkspace(tdb.db);
   await tdb.pool.query(`CREATE TABLE journey_kill_sends (idempotency_key text NOT NULL, template text NOT NULL)`);
   temporal = await connectTestClient();
-  bundlePath = join(mkdtempSync(join(tmpdir(), 'mos-journey-kill-')), 'workflows.js');
-  writeFileSync(bundlePath, (await sharedWorkflowBundle()).code);
+  bundlePath = await writeWorkflowBundle('mos-journey-kill-');
 }, 60_000);
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const { child } of workers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await temporal?.close();
   await tdb?.drop();
 });
@@ -67,7 +49,7 @@ it('a journey run whose worker is killed with SIGKILL mid-wait resumes on a new 
   });
   const runId = await tdb.db.transaction(async (tx) => {
     const contact = await resolveContact(tx, ws, { phoneNumber: '+15554009999', userId: null }, { at: new Date() });
-    const journey = (await getJourneyDefinition(tx, ws, journeyId))!;
+    const journey = (await getJourney(tx, ws, journeyId))!;
     return queueJourneyRun(tx, ws, { journey, contactId: contact.id, triggerType: 'api', triggerRef: 'evt_kill_test', personalization: {}, now: new Date() });
   });
   expect(runId).toMatch(/^jrr_/);

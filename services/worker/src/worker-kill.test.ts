@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@mos/db/testing';
-import { connectTestClient, fixtureBody, maybeRecordHistory, seedWorkspace, sharedWorkflowBundle, storeDelivery, uniqueTaskQueue, waitFor } from './testing';
+import { connectTestClient, fixtureBody, maybeRecordHistory, seedWorkspace, storeDelivery, uniqueTaskQueue, waitFor } from './testing';
+import { spawnFixtureWorker, writeWorkflowBundle, type FixtureWorker } from './testing-fixtures/spawn';
 
 /**
  * A worker process killed with SIGKILL in the middle of a batch (its apply transaction open,
@@ -19,43 +16,31 @@ let tdb: TestDatabase;
 let ws: string;
 let bundlePath: string;
 let temporal: Awaited<ReturnType<typeof connectTestClient>>;
-const children: ChildProcess[] = [];
 
-function startWorker(): { child: ChildProcess; applying: string[]; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/worker/src/testing-fixtures/killable-worker.ts'], {
-    env: { ...process.env, DATABASE_URL: tdb.url, KILL_TEST_TASK_QUEUE: taskQueue, KILL_TEST_BUNDLE: bundlePath, KILL_TEST_LINGER_MS: '150' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+const workers: FixtureWorker[] = [];
+function startWorker(): FixtureWorker {
+  const w = spawnFixtureWorker('killable-worker', {
+    DATABASE_URL: tdb.url,
+    KILL_TEST_TASK_QUEUE: taskQueue,
+    KILL_TEST_BUNDLE: bundlePath,
+    KILL_TEST_LINGER_MS: '150',
   });
-  children.push(child);
-  const applying: string[] = [];
-  let buffered = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    child.on('exit', (code, signal) => reject(new Error(`worker exited early (${code ?? signal})`)));
-    child.stdout!.on('data', (d: Buffer) => {
-      buffered += d.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      for (const line of lines) {
-        if (line === 'ready') resolve();
-        else if (line.startsWith('applying ')) applying.push(line.slice('applying '.length));
-      }
-    });
-  });
-  ready.catch(() => {});
-  return { child, applying, ready };
+  workers.push(w);
+  return w;
 }
+/** The fixture prints `applying <wamid>` as each effect starts. */
+const applying = (w: FixtureWorker) => w.lines.filter((l) => l.startsWith('applying '));
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   ws = await seedWorkspace(tdb.db);
   await tdb.pool.query(`CREATE TABLE kill_test_effects (provider_message_id text NOT NULL)`);
   temporal = await connectTestClient();
-  bundlePath = join(mkdtempSync(join(tmpdir(), 'mos-kill-')), 'workflows.js');
-  writeFileSync(bundlePath, (await sharedWorkflowBundle()).code);
+  bundlePath = await writeWorkflowBundle('mos-kill-');
 }, 60_000);
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const { child } of workers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await temporal?.close();
   await tdb?.drop();
 });
@@ -70,7 +55,7 @@ it('a worker killed with SIGKILL mid-batch is restarted and every webhook is app
   const first = startWorker();
   await first.ready;
   // Mid-batch: several effects have run inside the batch's open transaction.
-  await waitFor(async () => first.applying.length >= 3, { what: 'the batch to be half applied', timeoutMs: 30_000 });
+  await waitFor(async () => applying(first).length >= 3, { what: 'the batch to be half applied', timeoutMs: 30_000 });
   first.child.kill('SIGKILL');
   await new Promise((r) => first.child.once('exit', r));
   const committedBeforeKill = (await tdb.pool.query(`SELECT count(*)::int AS n FROM kill_test_effects`)).rows[0].n as number;

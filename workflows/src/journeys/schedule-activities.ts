@@ -1,5 +1,5 @@
 import { sha256Hex, systemClock, type Clock } from '@mos/core';
-import { getJourneyDefinition, journeyAudiencePage, type Db } from '@mos/db';
+import { getJourney, journeyAudiencePage, type Db } from '@mos/db';
 import type { Logger } from '@mos/config';
 import type { JourneyAudiencePage, JourneyScheduleTickInput } from './contract';
 import { queueJourneyRun } from './start-run';
@@ -23,7 +23,7 @@ export function createJourneyScheduleActivities(deps: JourneyScheduleActivityDep
      */
     async queueScheduledJourneyRuns(input: JourneyScheduleTickInput & { tick: string; cursor: string | null }): Promise<JourneyAudiencePage> {
       return deps.db.transaction(async (tx) => {
-        const journey = await getJourneyDefinition(tx, input.workspaceId, input.journeyId);
+        const journey = await getJourney(tx, input.workspaceId, input.journeyId);
         if (!journey || journey.status !== 'active' || journey.trigger.type !== 'schedule') return { queued: 0, nextCursor: null };
         const since = journey.trigger.segment?.updatedSince ? new Date(journey.trigger.segment.updatedSince) : null;
         const contacts = await journeyAudiencePage(tx, input.workspaceId, {

@@ -1,5 +1,5 @@
 import { newId, START_JOURNEY_RUN, type JourneyTriggerType } from '@mos/core';
-import { enqueueOutboxJob, insertJourneyRun, type DbOrTx, type JourneyDefinitionRow } from '@mos/db';
+import { enqueueOutboxJob, insertJourneyRun, type DbOrTx, type JourneyRow } from '@mos/db';
 import { journeyRunWorkflowId } from './contract';
 
 /**
@@ -12,7 +12,7 @@ export async function queueJourneyRun(
   tx: DbOrTx,
   workspaceId: string,
   input: {
-    journey: JourneyDefinitionRow;
+    journey: JourneyRow;
     contactId: string;
     triggerType: JourneyTriggerType;
     triggerRef: string;

@@ -14,7 +14,7 @@ import {
   findContactByExternalRef,
   findLegacyPathMapping,
   findRestTriggerMapping,
-  getJourneyDefinition,
+  getJourney,
   lockCompatKey,
   resolveContact,
   updateContact,
@@ -116,7 +116,7 @@ export async function receiveCompatCall(deps: AppDeps, req: CompatRequest): Prom
       if (!mapping || mapping.workspaceId !== caller.workspaceId) return notFound();
       const t = parseCompatTrigger(body);
       if (!t.ok) return compatError(400, t.message);
-      const journey = await getJourneyDefinition(deps.db, caller.workspaceId, mapping.journeyId);
+      const journey = await getJourney(deps.db, caller.workspaceId, mapping.journeyId);
       if (!journey || journey.status !== 'active')
         return compatError(409, `The mapped journey is ${journey?.status ?? 'deleted'}, not active: nothing was queued`);
       return storeTrigger(deps, caller, 'journey_trigger', r.route, base, {

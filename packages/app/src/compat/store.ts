@@ -8,12 +8,12 @@ import {
   type DbOrTx,
   type NewWebhookEvent,
 } from '@mos/db';
+import { storableHeaders } from '../webhooks/ingest';
 
 /** How long an identical trigger (same path, same body, no caller key) counts as a retry of the first. */
 export const COMPAT_DUPLICATE_WINDOW_MS = 24 * 3600 * 1000;
 
-/** Credentials and the partner secret never reach storage. */
-const DROPPED_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization', 'x-api-key']);
+/** The partner secret never reaches storage (credential headers are dropped by storableHeaders). */
 const DROPPED_QUERY = new Set(['secret']);
 
 export interface CompatCall {
@@ -36,15 +36,6 @@ export interface StoredCompatCall {
   outboxJobId: string;
   /** The first call's event when this one repeats it (then no job of its own). */
   duplicateOf: string | null;
-}
-
-function storable(headers: CompatCall['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v === undefined || DROPPED_HEADERS.has(k.toLowerCase())) continue;
-    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return escapeNul(out) as Record<string, string>;
 }
 
 function storableQuery(query: CompatCall['query']): Record<string, unknown> {
@@ -73,7 +64,7 @@ export async function storeCompatCall(tx: DbOrTx, workspaceId: string, call: Com
     duplicateOfId,
     signatureValid: true,
     signatureError: null,
-    headers: storable(call.headers),
+    headers: storableHeaders(call.headers),
     query: storableQuery(call.query),
     bodyHash: sha256Hex(call.rawBody),
     rawBody: call.rawBody,

@@ -60,7 +60,7 @@ export interface IngestOutcome {
 }
 
 /** Headers never stored: credentials that may ride along (the signature header is kept: it is not a secret). */
-const DROPPED_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization']);
+const DROPPED_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization', 'x-api-key']);
 const DELIVERY_ID_RE = /^[\x21-\x7e]{1,256}$/;
 
 export function storableHeaders(headers: IngestRequest['headers']): Record<string, string> {

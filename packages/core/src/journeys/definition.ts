@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { safeString } from '../text';
+import { templateRefSchema } from '../sending/outbound';
 import { validateEventName } from '../compat/payloads';
 
 /**
@@ -39,16 +40,8 @@ const parameterText = safeString().min(1).max(1024);
 const sendTemplateStep = z.strictObject({
   id: stepId,
   type: z.literal('send_template'),
-  template: z.strictObject({
-    name: safeString()
-      .min(1)
-      .max(512)
-      .regex(/^[a-z0-9_]+$/, 'lower-case letters, digits and underscores'),
-    language: safeString()
-      .min(2)
-      .max(15)
-      .regex(/^[A-Za-z]{2,3}(_[A-Za-z0-9]{2,8})?$/, 'a language code such as en or en_US'),
-  }),
+  // The send path's own template reference; parameters come from the step's texts instead.
+  template: templateRefSchema.pick({ name: true, language: true }),
   parameters: z.strictObject({ body: z.array(parameterText).max(20).optional() }).optional(),
   next: stepId.optional(),
 });

@@ -2,14 +2,13 @@ import { and, asc, desc, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { compatMappings, contacts, journeys, webhookEvents } from '../schema/index';
 import type { ContactRow } from './contacts';
+import type { JourneyRow } from './journeys';
 
 /**
  * Reads the legacy-compatible ingress needs before it knows a workspace (the mappings, unique
  * across workspaces) and the workspace-scoped ones after.
  */
 export type CompatMappingRow = typeof compatMappings.$inferSelect;
-/** A journey as the ingress and the pipeline read it (the management queries are in journeys.ts). */
-export type JourneyDefinitionRow = typeof journeys.$inferSelect;
 
 /** The trigger's own mapping, else its flow's ('' trigger id): a flow mapping covers its other triggers. */
 export async function findRestTriggerMapping(
@@ -93,14 +92,6 @@ export async function activeJourneysTriggeredBy(db: DbOrTx, workspaceId: string,
     .limit(100);
 }
 
-export async function getJourneyDefinition(db: DbOrTx, workspaceId: string, journeyId: string): Promise<JourneyDefinitionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(journeys)
-    .where(and(eq(journeys.workspaceId, workspaceId), eq(journeys.id, journeyId)));
-  return row;
-}
-
 /**
  * A compat contact upsert's fields onto the contact the ingress resolved: given fields replace,
  * absent ones stay, `person_properties` merge key by key (a null removes the key). An erased
@@ -139,7 +130,7 @@ export async function applyCompatContactFields(
 }
 
 /** Every active `schedule` journey, across workspaces (the worker reconciles their Temporal schedules at start). */
-export async function activeScheduleJourneys(db: DbOrTx): Promise<JourneyDefinitionRow[]> {
+export async function activeScheduleJourneys(db: DbOrTx): Promise<JourneyRow[]> {
   return db
     .select()
     .from(journeys)

@@ -1,19 +1,7 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import getRawBody from 'raw-body';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { sha256Hex } from '@mos/core';
-import { receiveCompatCall, type CompatAnswer, type CompatRoute, type AppDeps } from '@mos/app';
-import { unsupportedBody } from '@mos/http';
-
-/** An answer the body reader gives instead of a body (415, 413, 400). */
-class BodyRefused extends Error {
-  constructor(readonly answer: CompatAnswer) {
-    super(answer.body.message);
-  }
-}
-
-const refuse = (httpStatus: number, message: string, headers?: Record<string, string>) =>
-  new BodyRefused({ httpStatus, body: { status: 'error', message }, ...(headers ? { headers } : {}) });
+import { isAppError, sha256Hex } from '@mos/core';
+import { compatError, receiveCompatCall, type CompatAnswer, type CompatRoute, type AppDeps } from '@mos/app';
+import { perSecondLimit, readJsonBytes } from '@mos/http';
 
 /**
  * The legacy-compatible paths (docs/compat.md): they keep the shapes external CRMs and
@@ -24,37 +12,17 @@ const refuse = (httpStatus: number, message: string, headers?: Record<string, st
 export function compatRoutes(deps: AppDeps): Router {
   const r = Router();
   const limit = deps.env.INBOUND_WEBHOOK_BODY_LIMIT_BYTES;
-  const limiter = new RateLimiterMemory({ points: deps.env.COMPAT_RATE_LIMIT_PER_SECOND, duration: 1 });
 
-  const rateLimit: RequestHandler = async (req, res, next) => {
-    const key = req.header('x-api-key');
-    const secret = typeof req.query.secret === 'string' ? req.query.secret : undefined;
-    const bucket = key ? `key:${sha256Hex(key).slice(0, 16)}` : secret ? `secret:${sha256Hex(secret).slice(0, 16)}` : `ip:${req.ip ?? 'unknown'}`;
-    try {
-      await limiter.consume(bucket);
-      next();
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) return next(err);
-      res.setHeader('Retry-After', String(Math.max(1, Math.ceil(err.msBeforeNext / 1000))));
-      res.status(429).json({ status: 'error', message: 'Too many requests: slow down' });
-    }
-  };
-
-  const readBody = (req: Request) => async (): Promise<Buffer> => {
-    // JSON in UTF-8; legacy callers that send no Content-Type at all are read as JSON too.
-    if (req.headers['content-type'] !== undefined) {
-      const refused = unsupportedBody(req);
-      if (refused) throw refuse(415, refused.message);
-    }
-    const encoding = req.headers['content-encoding'];
-    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') throw refuse(415, 'Send the body uncompressed (no Content-Encoding)');
-    try {
-      return await getRawBody(req, { limit, length: req.headers['content-length'] });
-    } catch (err) {
-      if ((err as { type?: string }).type === 'entity.too.large') throw refuse(413, `The body is larger than ${limit} bytes`, { Connection: 'close' });
-      throw refuse(400, 'The body could not be read');
-    }
-  };
+  // By the caller's key, or its secret, or its address when it sends neither (hashed: no credential as a map key).
+  const rateLimit = perSecondLimit({
+    points: deps.env.COMPAT_RATE_LIMIT_PER_SECOND,
+    keyOf: (req) => {
+      const key = req.header('x-api-key');
+      const secret = typeof req.query.secret === 'string' ? req.query.secret : undefined;
+      return key ? `key:${sha256Hex(key).slice(0, 16)}` : secret ? `secret:${sha256Hex(secret).slice(0, 16)}` : `ip:${req.ip ?? 'unknown'}`;
+    },
+    refuse: (res) => res.status(429).json({ status: 'error', message: 'Too many requests: slow down' }),
+  });
 
   const handle =
     (routeOf: (req: Request) => CompatRoute): RequestHandler =>
@@ -66,10 +34,12 @@ export function compatRoutes(deps: AppDeps): Router {
           headers: req.headers,
           query: { ...req.query },
           requestId: req.requestId,
-          readBody: readBody(req),
+          // Legacy callers that send no Content-Type at all are read as JSON.
+          readBody: () => readJsonBytes(req, res, { limit, allowMissingType: true }),
         });
       } catch (err) {
-        if (err instanceof BodyRefused) answer = err.answer;
+        // The body reader's refusals (415, 413, 400), in the legacy shape.
+        if (isAppError(err)) answer = compatError(err.status, err.message);
         else {
           deps.log.error({ requestId: req.requestId, err }, 'compat call: store failed; answering 503');
           answer = { httpStatus: 503, body: { status: 'error', message: 'Temporarily unavailable: retry later' }, headers: { 'Retry-After': '5' } };

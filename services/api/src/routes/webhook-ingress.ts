@@ -1,7 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import getRawBody from 'raw-body';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { constantTimeEqual, type WebhookSource } from '@mos/core';
+import { perSecondLimit } from '@mos/http';
 import {
   createIngressResolver,
   ingestProviderWebhook,
@@ -46,7 +46,6 @@ export function webhookIngressRoutes(
   resolver: IngressResolver = createIngressResolver(deps, deps.env.WEBHOOK_INGRESS_CACHE_MS),
 ): Router {
   const r = Router();
-  const limiter = new RateLimiterMemory({ points: deps.env.WEBHOOK_RATE_LIMIT_PER_SECOND, duration: 1 });
   const limit = deps.env.WEBHOOK_BODY_LIMIT_BYTES;
 
   const start: RequestHandler = (_req, res, next) => {
@@ -55,19 +54,23 @@ export function webhookIngressRoutes(
     next();
   };
 
-  const rateLimit =
-    (source: WebhookSource): RequestHandler =>
-    async (_req, res, next) => {
-      try {
-        await limiter.consume(source);
-        next();
-      } catch (err) {
-        if (!(err instanceof RateLimiterRes)) return next(err);
-        metrics.inc('rateLimited');
-        res.setHeader('Retry-After', String(Math.max(1, Math.ceil(err.msBeforeNext / 1000))));
-        res.status(429).json({ error: 'rate_limited' });
-      }
-    };
+  const limits = new Map<WebhookSource, RequestHandler>();
+  const rateLimit = (source: WebhookSource): RequestHandler => {
+    // One budget per source path, whatever the workspace (the guard runs before any lookup).
+    let handler = limits.get(source);
+    if (!handler) {
+      handler = perSecondLimit({
+        points: deps.env.WEBHOOK_RATE_LIMIT_PER_SECOND,
+        keyOf: () => source,
+        refuse: (res) => {
+          metrics.inc('rateLimited');
+          res.status(429).json({ error: 'rate_limited' });
+        },
+      });
+      limits.set(source, handler);
+    }
+    return handler;
+  };
 
   /** The target, or an answered 503 (and undefined). An unknown slug answers exactly like "not configured". */
   const resolveOr503 = async (req: Request, res: Response, what: string): Promise<IngressTarget | undefined> => {

@@ -1,5 +1,6 @@
 import { newId } from '@mos/core';
-import { upsertSyncedTemplate, upsertWorkspace, type Db } from '@mos/db';
+import { eq } from 'drizzle-orm';
+import { contacts, outboundMessages, upsertSyncedTemplate, upsertWorkspace, type Db } from '@mos/db';
 import { createApiApp } from '@mos/api';
 import { listen } from '@mos/http/testing';
 import { testDeps } from '@mos/app/testing';
@@ -123,4 +124,33 @@ export async function seedTemplate(
       components: [{ type: 'BODY', text: opts.simBodyText ?? bodyText }],
       ...(opts.simStatus ? { status: opts.simStatus } : {}),
     });
+}
+
+let seeded = 0;
+
+/** `n` contacts of the stack's workspace with fresh phone numbers, the first `unsubscribed` of them unsubscribed. */
+export async function seedContacts(stack: SendStack, n: number, unsubscribed = 0): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = newId('contact');
+    ids.push(id);
+    await stack.deps.db.insert(contacts).values({
+      id,
+      workspaceId: stack.scope.workspaceId,
+      phoneNumber: `+1666${String(++seeded).padStart(8, '0')}`,
+      subscriberStatus: i < unsubscribed ? 'unsubscribed' : 'subscribed',
+    });
+  }
+  return ids;
+}
+
+/** Sends the simulator accepted for this broadcast's messages (our id rides in the callback data). */
+export async function acceptedFor(stack: SendStack, broadcastId: string): Promise<{ total: number; distinct: number }> {
+  const rows = await stack.deps.db.select({ id: outboundMessages.id }).from(outboundMessages).where(eq(outboundMessages.broadcastId, broadcastId));
+  const ours = new Set(rows.map((r) => r.id));
+  const sent = stack.sim
+    .messages()
+    .map((m) => (m.body as { biz_opaque_callback_data?: string }).biz_opaque_callback_data)
+    .filter((id): id is string => !!id && ours.has(id));
+  return { total: sent.length, distinct: new Set(sent).size };
 }

@@ -5,7 +5,7 @@ import {
   applyCompatContactFields,
   atomically,
   findContactByExternalRef,
-  getJourneyDefinition,
+  getJourney,
   resolveContact,
   type ContactRow,
   type DbOrTx,
@@ -42,7 +42,7 @@ export function createCompatEffects(deps: CompatEffectsDeps): Pick<FamilyEffects
         return;
       }
       case 'compat.journey_trigger': {
-        const journey = await getJourneyDefinition(tx, workspaceId, family.journeyId);
+        const journey = await getJourney(tx, workspaceId, family.journeyId);
         // Paused or archived since the call was accepted: the trigger is kept, no run starts.
         if (!journey || journey.status !== 'active') {
           log.info({ workspaceId, journeyId: family.journeyId, status: journey?.status ?? 'deleted' }, 'journey trigger for an inactive journey: no run');

@@ -45,7 +45,8 @@ export function createJourneyReplyEffects(deps: JourneyReplyEffectsDeps): Pick<F
     if (ev.optKeyword) return;
     const journeys = await activeJourneysTriggeredBy(tx, workspaceId, 'inbound_message');
     if (journeys.length === 0) return;
-    const inJourney = new Set((await liveRunsOfContact(tx, workspaceId, message.contactId)).map((r) => r.journeyId));
+    // The runs signalled above are the contact's live ones: a journey it is in does not start again.
+    const inJourney = new Set(live.map((r) => r.journeyId));
     for (const journey of journeys) {
       if (journey.trigger.type !== 'inbound_message' || inJourney.has(journey.id)) continue;
       if (!matchesKeyword(ev.text, journey.trigger.keyword)) continue;
