@@ -2,7 +2,19 @@
 # Runs every check: typecheck, lint, formatting and all tests against real PostgreSQL and Temporal
 # servers. Starts throwaway servers on free ports unless DATABASE_URL / TEMPORAL_ADDRESS
 # are given. Exits non-zero on any failure.
+#
+#   ./infra/test.sh                  every check and test
+#   ./infra/test.sh --chaos          then the fault scenarios, full length (infra/chaos, docs/reliability.md)
+#   ./infra/test.sh --chaos=short    then the short fault scenarios (what CI runs)
 set -euo pipefail
+chaos=""
+for arg in "$@"; do
+  case "$arg" in
+    --chaos | --chaos=full) chaos=full ;;
+    --chaos=short) chaos=short ;;
+    *) printf 'usage: %s [--chaos[=short|full]]\n' "$0" >&2; exit 2 ;;
+  esac
+done
 source "$(dirname "$0")/lib/common.sh"
 cd "$MOS_ROOT"
 
@@ -38,4 +50,8 @@ log "lint"; pnpm -s lint
 log "format"; pnpm -s format:check
 log "migrations"; pnpm -s db:migrate
 log "tests"; pnpm -s test
+if [ -n "$chaos" ]; then
+  # Its own PostgreSQL and Temporal: the scenarios stop and restart them.
+  log "chaos ($chaos)"; "$MOS_ROOT/infra/chaos/run.sh" --profile "$chaos"
+fi
 log "all checks passed"

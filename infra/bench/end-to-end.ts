@@ -83,7 +83,6 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -98,6 +97,7 @@ import { createTestDatabase, prepareTemplateDatabase, storeTestWebhookJob, type 
 import { createApiApp } from '../../services/api/src/app';
 import { WEBHOOK_BATCH_WORKFLOW_TYPE, WEBHOOK_WORKFLOW_TYPE } from '../../workflows/src/webhook-processing/contract';
 import { cpuMs, procStat, treeCpuMs } from './proc-cpu';
+import { bodyStream, MIXES, type Mix } from './webhook-bodies';
 import {
   countStatements,
   pipelineSnapshot,
@@ -160,84 +160,13 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const round = (x: number, digits = 1) => (Number.isFinite(x) ? +x.toFixed(digits) : null);
 
-type Mix = 'single' | 'distinct' | 'realistic';
 const MIX = args.mix as Mix;
-if (!['single', 'distinct', 'realistic'].includes(MIX)) throw new Error(`--mix must be single, distinct or realistic (got ${args.mix})`);
+if (!MIXES.includes(MIX)) throw new Error(`--mix must be single, distinct or realistic (got ${args.mix})`);
 if (!['default', 'noop'].includes(args.effects)) throw new Error(`--effects must be default or noop (got ${args.effects})`);
 
 function pct(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Request bodies
-// ---------------------------------------------------------------------------------------------
-
-const fixture = (name: string) => readFileSync(new URL(`../../packages/core/src/webhooks/fixtures/${name}.json`, import.meta.url), 'utf8');
-type Json = Record<string, unknown>;
-const items = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x): x is Json => !!x && typeof x === 'object') : []);
-const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-
-/** The fixture's customer (phone, name), message id and times, rewritten for one conversation. */
-function personalize(template: string, who: { phone: string; name: string; messageId: string; conversationId: string }): Buffer {
-  const envelope = JSON.parse(template) as Json;
-  const ts = String(Math.floor(Date.now() / 1000));
-  for (const entry of items(envelope.entry)) {
-    for (const change of items(entry.changes)) {
-      const value = obj(change.value);
-      if (!value) continue;
-      for (const c of items(value.contacts)) {
-        c.wa_id = who.phone;
-        const profile = obj(c.profile);
-        if (profile) profile.name = who.name;
-      }
-      for (const m of items(value.messages)) Object.assign(m, { from: who.phone, id: who.messageId, timestamp: ts });
-      for (const s of items(value.statuses)) {
-        Object.assign(s, { recipient_id: who.phone, id: who.messageId, timestamp: ts });
-        const conversation = obj(s.conversation);
-        if (conversation) conversation.id = who.conversationId;
-      }
-    }
-  }
-  return Buffer.from(JSON.stringify(envelope));
-}
-
-/**
- * A stream of request bodies. `phonePrefix` keeps streams apart (warm-up vs load); the index
- * runs on across capacity steps, so every conversation of a run is distinct.
- */
-function bodyStream(mix: Mix, phonePrefix: string, conversations: number): () => Buffer {
-  const tag = randomBytes(3).toString('hex');
-  const phone = (c: number) => `${phonePrefix}${String(c % 10_000_000).padStart(7, '0')}`;
-  let i = 0;
-  if (mix === 'single') {
-    const template = fixture(args.fixture);
-    return () => Buffer.from(template.replace(/"id": "wamid\.[^"]+"/, `"id": "wamid.bench-${tag}-${i++}-${randomBytes(4).toString('hex')}"`));
-  }
-  if (mix === 'distinct') {
-    const template = fixture(args.fixture);
-    return () => {
-      const c = i++;
-      return personalize(template, { phone: phone(c), name: `Bench ${c}`, messageId: `wamid.bench-${tag}-${c}`, conversationId: `bench${tag}${c}` });
-    };
-  }
-  // realistic: inbound text, then sent / delivered / read of our reply, N conversations interleaved.
-  const steps = [fixture('inbound-text'), fixture('status-sent'), fixture('status-delivered'), fixture('status-read')];
-  const w = Math.max(1, conversations);
-  return () => {
-    const n = i++;
-    const block = Math.floor(n / (steps.length * w));
-    const j = n % (steps.length * w);
-    const c = block * w + (j % w);
-    const step = Math.floor(j / w);
-    return personalize(steps[step]!, {
-      phone: phone(c),
-      name: `Bench ${c}`,
-      messageId: step === 0 ? `wamid.bench-${tag}-${c}-in` : `wamid.bench-${tag}-${c}-out`,
-      conversationId: `bench${tag}${c}`,
-    });
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -557,7 +486,7 @@ async function startHarness(mode: Mode): Promise<Harness> {
     const harness: Harness = { mode, tdb, worker, taskQueue, temporal: mode === 'temporal' ? temporalClient.get : null, post, counts, stop };
 
     // Warm-up: bundle caches, connections and JIT, then start from an empty queue and no open run.
-    const warm = bodyStream(MIX, '1651', Number(args.conversations));
+    const warm = bodyStream({ mix: MIX, phonePrefix: '1651', conversations: Number(args.conversations), fixture: args.fixture });
     await Promise.all(Array.from({ length: 20 }, (_, i) => post(warm(), -1 - i)));
     const deadline = Date.now() + 60_000;
     while (unfinished(await counts()) > 0) {
@@ -881,7 +810,7 @@ function config(mode: Mode) {
 
 async function capacity(mode: Mode) {
   const h = await startHarness(mode);
-  const next = bodyStream(MIX, '1650', Number(args.conversations));
+  const next = bodyStream({ mix: MIX, phonePrefix: '1650', conversations: Number(args.conversations), fixture: args.fixture });
   const seq = { i: 0 };
   const steps: (Report & { pass: boolean; why: string | null })[] = [];
   let highest: number | null = null;
@@ -945,9 +874,16 @@ async function main(): Promise<void> {
   const mode: Mode = args['no-temporal'] ? 'no-temporal' : 'temporal';
   const h = await startHarness(mode);
   try {
-    const r = await runLoad(h, bodyStream(MIX, '1650', Number(args.conversations)), Number(args.rate), Number(args.duration), Number(args['drain-timeout']), {
-      i: 0,
-    });
+    const r = await runLoad(
+      h,
+      bodyStream({ mix: MIX, phonePrefix: '1650', conversations: Number(args.conversations), fixture: args.fixture }),
+      Number(args.rate),
+      Number(args.duration),
+      Number(args['drain-timeout']),
+      {
+        i: 0,
+      },
+    );
     for (const line of summarize(r)) say(line);
     console.log(JSON.stringify(r, null, args.json ? 2 : undefined));
   } finally {

@@ -100,7 +100,7 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore, eng
   api.use((req: Request, res: Response, next: NextFunction) => {
     if (!/^v\d+\.\d+$/.test(param(req.params.version))) return send(res, E.graphError(400, { message: 'Unknown path components', code: 2500 }));
     const fault = store.takeFault();
-    if (fault) return send(res, E.serverError(fault));
+    if (fault) return send(res, fault.code === 130429 ? E.rateLimitHit() : fault.code === 131056 ? E.pairRateLimitHit() : E.serverError(fault.status));
     const auth = req.headers.authorization;
     if (!auth) return send(res, E.missingToken());
     if (auth !== `Bearer ${config.accessToken}`) return send(res, E.invalidToken());

@@ -32,7 +32,11 @@ const schemas = {
     timeoutMode: z.enum(['before_accept', 'after_accept']).optional(),
     hangMs: z.number().int().min(0).optional(),
   }),
-  failNext: z.object({ status: z.number().int().min(100).max(599), count: z.number().int().min(1).optional() }),
+  // `code` answers the provider's limit error (130429 throughput, 131056 pair rate) with its own status, 400.
+  failNext: z.union([
+    z.object({ status: z.number().int().min(100).max(599), count: z.number().int().min(1).optional() }),
+    z.object({ code: z.union([z.literal(130429), z.literal(131056)]), count: z.number().int().min(1).optional() }),
+  ]),
   statuses: z.object({
     enabled: z.boolean().optional(),
     sentMs: z.number().int().min(0).optional(),
@@ -114,7 +118,8 @@ export function controlRoutes(engine: SimEngine): Router {
   r.post(
     '/fail-next',
     route(schemas.failNext, (b) => {
-      engine.store.failNext(b.status, b.count);
+      if ('code' in b) engine.store.failNext(400, b.count, b.code);
+      else engine.store.failNext(b.status, b.count);
       return { ok: true };
     }),
   );

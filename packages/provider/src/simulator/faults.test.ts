@@ -144,10 +144,29 @@ describe('simulator fault injection', () => {
     });
   });
 
+  it('failNext with a limit code answers that provider error (400, its code) and accepts nothing, then sends go through', async () => {
+    for (const code of [130429, 131056] as const) {
+      const res = await fetch(`${sim.url}/_sim/fail-next`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code, count: 2 }),
+      });
+      expect(res.status).toBe(200);
+      for (let i = 0; i < 2; i++) {
+        const r = await send();
+        expect(r.status).toBe(400);
+        expect(((await r.json()) as { error: { code: number } }).error.code).toBe(code);
+      }
+      expect(await outcome(send())).toBe(200);
+    }
+    expect(sim.stats().accepted).toBe(2);
+  });
+
   it('refuses invalid control bodies with 400', async () => {
     for (const [path, body] of [
       ['faults', { serverErrorShare: 2 }],
       ['faults', { timeoutMode: 'sometimes' }],
+      ['fail-next', { code: 131000 }],
       ['throughput', { phoneNumberId: PHONE }],
       ['windows', { from: '1', openedAt: 'yesterday' }],
       ['inbound', {}],

@@ -2,14 +2,14 @@ import type { AddressInfo } from 'node:net';
 import { createSimulatorApp, type ReviewEvent } from './app';
 import type { SimFaults, SimulatorConfig, StatusDelays, StatusOptions } from './config';
 import { toMs, type InboundInput, type SeedTemplate, type SimStatsSnapshot } from './engine';
-import { SimStore, type SimMessage, type SimTemplate } from './store';
+import { SimStore, type InjectedFaultCode, type SimMessage, type SimTemplate } from './store';
 
 export { createSimulatorApp, ReviewError, type ReviewEvent } from './app';
 export type { SimFaults, SimulatorConfig, StatusDelays, StatusOptions, TimeoutMode } from './config';
 export type { InboundInput, SeedTemplate, SimStatsSnapshot } from './engine';
 export type { PhoneNumberStats, SecondStats } from './stats';
 export type { StatusCounters } from './status-webhooks';
-export { SimStore, type SimMessage, type SimStatusName, type SimTemplate, type SimTemplateStatus } from './store';
+export { SimStore, type InjectedFaultCode, type SimMessage, type SimStatusName, type SimTemplate, type SimTemplateStatus } from './store';
 export { templateStatusEnvelope, deliverWebhook, messagesEnvelope } from './webhook';
 
 export interface RunningSimulator {
@@ -22,7 +22,7 @@ export interface RunningSimulator {
   /** Accepted messages still kept (the newest `messageCap`), oldest first. */
   messages(): SimMessage[];
   /** The next `count` API calls answer `status` (5xx to exercise retries). */
-  failNext(status: number, count?: number): void;
+  failNext(status: number, count?: number, code?: InjectedFaultCode): void;
   /** Points webhooks somewhere else (e.g. an ingress started after the simulator). */
   setWebhook(target: { url?: string; signingSecret?: string }): void;
   /** Counters (all phone numbers, or one). */
@@ -64,7 +64,7 @@ export async function startSimulator(options: SimulatorConfig & { port?: number;
     review: async (id, event, reason) => (await review(id, event, reason)).webhook,
     templates: () => [...store.templates.values()],
     messages: () => store.messages.all(),
-    failNext: (status, count) => store.failNext(status, count),
+    failNext: (status, count, code) => store.failNext(status, count, code),
     setWebhook(target) {
       if ('url' in target) config.url = target.url;
       if ('signingSecret' in target) config.signingSecret = target.signingSecret;

@@ -44,6 +44,14 @@ export interface SimMessage {
   responseLost?: boolean;
 }
 
+/** Limit errors the provider answers on a send, injectable ahead of the throughput model's own. */
+export type InjectedFaultCode = 130429 | 131056;
+/** A queued answer for the next Graph call: a server error by status, or a limit error by code. */
+export interface InjectedFault {
+  status: number;
+  code?: InjectedFaultCode;
+}
+
 /**
  * Accepted messages up to `cap`, oldest dropped first. The array is compacted only when the
  * dropped prefix outgrows the live part, so a push stays O(1) amortised at any rate.
@@ -87,7 +95,7 @@ export class SimStore {
   readonly messages = new MessageLog(100_000);
   /** Every template create/edit request body as received, accepted or not, in order. */
   readonly templateRequests: SimTemplateRequest[] = [];
-  private faults: number[] = [];
+  private faults: InjectedFault[] = [];
 
   newTemplateId(): string {
     let id: string;
@@ -106,11 +114,11 @@ export class SimStore {
   }
 
   /** The next `count` provider calls answer `status` (for retry tests). */
-  failNext(status: number, count = 1): void {
-    for (let i = 0; i < count; i++) this.faults.push(status);
+  failNext(status: number, count = 1, code?: InjectedFaultCode): void {
+    for (let i = 0; i < count; i++) this.faults.push(code ? { status, code } : { status });
   }
 
-  takeFault(): number | undefined {
+  takeFault(): InjectedFault | undefined {
     return this.faults.shift();
   }
 
