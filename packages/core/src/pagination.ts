@@ -23,7 +23,8 @@ export interface PageRules {
 export function parseIntParam(raw: unknown, rule: IntParamRule): number {
   refuseNul(raw, rule.name);
   if (raw === undefined || raw === '') return rule.default;
-  const text = Array.isArray(raw) ? undefined : String(raw);
+  // Only scalars have a decimal text: String() of an object without a prototype throws, and of any other object says nothing.
+  const text = typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'bigint' ? String(raw) : undefined;
   const range = rule.max === undefined ? `>= ${rule.min}` : `between ${rule.min} and ${rule.max}`;
   if (text === undefined || !/^-?\d+$/.test(text)) {
     throw new AppError('invalid_query', { message: `${rule.name} must be an integer ${range}` });

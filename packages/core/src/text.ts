@@ -12,11 +12,25 @@ export const hasNul = (s: string): boolean => s.includes('\u0000');
 /** z.string() for request inputs: the same, without NUL. Chain .trim(), .min(), .max() as usual. */
 export const safeString = () => z.string().refine((s) => !hasNul(s), NUL_MESSAGE);
 
-/** For free-form JSON bound for jsonb: no NUL in any string or key, at any depth. */
+/**
+ * For free-form JSON bound for jsonb: no NUL in any string or key, at any depth. Iterative: a
+ * request body can nest tens of thousands of levels, where a recursive walk throws RangeError.
+ */
 export function nulFree(value: unknown): boolean {
-  if (typeof value === 'string') return !hasNul(value);
-  if (Array.isArray(value)) return value.every(nulFree);
-  if (value && typeof value === 'object') return Object.entries(value).every(([k, v]) => !hasNul(k) && nulFree(v));
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === 'string') {
+      if (hasNul(v)) return false;
+    } else if (Array.isArray(v)) {
+      for (const item of v) pending.push(item);
+    } else if (v && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) {
+        if (hasNul(k)) return false;
+        pending.push(child);
+      }
+    }
+  }
   return true;
 }
 

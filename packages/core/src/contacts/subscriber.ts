@@ -87,7 +87,8 @@ export function subscriberStatusAfter(current: SubscriberStatus, keyword: OptKey
  * no +). Returns null for anything that cannot be a phone number.
  */
 export function toE164(raw: string | null | undefined): string | null {
-  if (!raw) return null;
+  // Total, like every reader of outside input: a non-string (a JSON number, an object) is no phone.
+  if (typeof raw !== 'string' || !raw) return null;
   const digits = raw
     .trim()
     .replace(/^\+/, '')

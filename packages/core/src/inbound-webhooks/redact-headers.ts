@@ -36,7 +36,9 @@ function redactServiceSignature(value: string): string {
     }
     const eq = entry.indexOf('=');
     const key = eq > 0 ? entry.slice(0, eq).trim() : '';
-    const scheme = /^[A-Za-z0-9_-]{1,16}$/.test(key) ? key : '?';
+    // Only scheme names are shown (t, v0, v1, ...): anything else before an `=` may be the secret
+    // itself, as when a base64 token with its `=` padding is pasted into this header.
+    const scheme = /^(?:t|v\d{1,2})$/.test(key) ? key : '?';
     const v = eq > 0 ? entry.slice(eq + 1).trim() : '';
     out.push(scheme === 't' && /^\d{1,15}$/.test(v) ? `t=${v}` : `${scheme}=${REDACTED}`);
   }

@@ -18,7 +18,8 @@ const DECODERS: Record<string, (b: Buffer, o: { maxOutputLength: number }) => Bu
 export function decodeContentEncoding(raw: Buffer, header: string | undefined, maxBytes: number): DecodedBody {
   const encoding = (header ?? '').trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return { ok: true, bytes: raw, decoded: false };
-  const decode = DECODERS[encoding];
+  // Own keys only: `constructor` or `__proto__` would otherwise find Object's own members.
+  const decode = Object.hasOwn(DECODERS, encoding) ? DECODERS[encoding] : undefined;
   if (!decode) return { ok: false, error: 'unsupported_encoding' };
   try {
     return { ok: true, bytes: decode(raw, { maxOutputLength: maxBytes }), decoded: true };
