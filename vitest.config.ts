@@ -9,7 +9,8 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'workflows/src/**/*.test.ts', 'infra/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    globalSetup: ['./infra/test-global-setup.ts'],
+    // The second scans every log line and response of the run for registered secrets and personal data (issue 15).
+    globalSetup: ['./infra/test-global-setup.ts', './infra/lib/leak-capture-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],

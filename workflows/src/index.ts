@@ -12,6 +12,8 @@ export * from './schedule';
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
 
 export { createWebhookActivities, type ActivityDeps, type RecordFailureInput, type WebhookActivities } from './webhook-processing/activities';
+export type { ObservedStatus, WebhookObserver } from './webhook-processing/observer';
+export type { SendAnswer, SendObserver } from './send-governor/observer';
 export * from './webhook-processing/effects/index';
 export { createTemplateActivities, type TemplateActivities, type TemplateActivityDeps } from './template-sync/activities';
 export { ensureTemplateSyncSchedule } from './template-sync/schedule';

@@ -18,7 +18,7 @@ export interface AppProcess {
  */
 export function createAppDeps(env: Env, name: string): AppProcess {
   const database = createDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX, applicationName: `mos-${name}` });
-  const temporal = lazyTemporalClient({ address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE });
+  const temporal = lazyTemporalClient(env.temporal);
   const deps: AppDeps = {
     db: database.db,
     env,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadEnv } from '@mos/config';
 import { lazyTemporalClient } from './temporal-client';
 
 const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
@@ -31,4 +32,27 @@ describe('lazyTemporalClient (real Temporal dev server)', () => {
     await expect(systemInfo(second)).resolves.toBeDefined();
     await temporal.close();
   });
+
+  it("opens with the process's env.temporal: the namespace the environment names, plaintext without a key", async () => {
+    const env = loadEnv({ ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default', TEMPORAL_API_KEY: '' });
+    const temporal = lazyTemporalClient(env.temporal);
+    try {
+      const client = await temporal.get();
+      expect(client.options.namespace).toBe('default');
+      await expect(systemInfo(client)).resolves.toBeDefined();
+    } finally {
+      await temporal.close();
+    }
+  });
+
+  it('an API key turns TLS on: the plaintext dev server is refused within the connect timeout, and the next get() tries again', async () => {
+    const env = loadEnv({ ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_API_KEY: 'tmprl-test-key-not-a-real-one' });
+    expect(env.temporal).toMatchObject({ tls: true, apiKey: 'tmprl-test-key-not-a-real-one' });
+    const temporal = lazyTemporalClient(env.temporal);
+    const started = Date.now();
+    await expect(temporal.get()).rejects.toThrow(/Failed to connect before the deadline/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await expect(temporal.get()).rejects.toThrow();
+    await temporal.close();
+  }, 30_000);
 });

@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import type { TemporalConnectionSettings } from '@mos/config';
 
 export interface LazyTemporalClient {
   /** The connected client; connects on first use and again after a failed attempt. */
@@ -8,17 +9,19 @@ export interface LazyTemporalClient {
 
 /**
  * One Temporal connection per process, opened lazily so a Temporal outage at start-up does
- * not stop the relay from running (it backs off and leaves jobs pending instead).
+ * not stop the relay from running (it backs off and leaves jobs pending instead). `settings`
+ * is `env.temporal` (TLS, API key) in a process; tests may pass just an address and namespace.
  */
-export function lazyTemporalClient(options: { address: string; namespace: string }): LazyTemporalClient {
+export function lazyTemporalClient(settings: TemporalConnectionSettings): LazyTemporalClient {
+  const { namespace, ...connectOptions } = settings;
   let pending: Promise<Client> | null = null;
   let connection: Connection | null = null;
   return {
     get() {
-      pending ??= Connection.connect({ address: options.address, connectTimeout: '5 seconds' }).then(
+      pending ??= Connection.connect({ ...connectOptions, connectTimeout: '5 seconds' }).then(
         (conn) => {
           connection = conn;
-          return new Client({ connection: conn, namespace: options.namespace });
+          return new Client({ connection: conn, namespace });
         },
         (err: unknown) => {
           pending = null;

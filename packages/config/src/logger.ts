@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { captureFile } from './testing/leak-capture';
 
 export type { Logger };
 
@@ -57,12 +58,27 @@ export function serializeError(err: unknown): Record<string, unknown> {
 export const LOG_SERIALIZERS = { err: serializeError };
 
 export function createLogger(options: { name: string; level?: string }): Logger {
-  return pino({
+  const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
+  const settings = {
     name: options.name,
-    level: options.level ?? process.env.LOG_LEVEL ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: LOG_SERIALIZERS,
     base: { service: options.name },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  const capture = captureFile('logs');
+  if (!capture) return pino({ ...settings, level });
+  // Test runs (issue 15): every line any level would write also goes to the leak capture, even
+  // from a silent test logger; stdout still gets exactly what `level` lets through.
+  const streams: pino.StreamEntry[] = [{ level: 'trace', stream: captureDestination(capture) }];
+  if (level !== 'silent') streams.push({ level: level as pino.Level, stream: pino.destination(1) });
+  return pino({ ...settings, level: 'trace' }, pino.multistream(streams));
+}
+
+const captureStreams = new Map<string, pino.DestinationStream>();
+/** One synchronous appender per capture file, shared by every logger of the process. */
+function captureDestination(file: string): pino.DestinationStream {
+  let stream = captureStreams.get(file);
+  if (!stream) captureStreams.set(file, (stream = pino.destination({ dest: file, append: true, sync: true })));
+  return stream;
 }

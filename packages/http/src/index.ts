@@ -6,3 +6,4 @@ export * from './auth-routes';
 export * from './path-param';
 export * from './serve';
 export * from './per-second-limit';
+export * from './metrics/index';

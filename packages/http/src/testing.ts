@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
+import { isViewerRequest, recordResponse, registerRequestCredentials } from '@mos/config/testing';
 
 /** Serves an app on an ephemeral port for tests that talk real HTTP. */
 export async function listen(app: Express): Promise<{ url: string; close(): Promise<void> }> {
@@ -32,8 +33,19 @@ export async function rawRequest(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array },
 ): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(url, { method: init.method ?? (init.body === undefined ? 'GET' : 'POST'), headers: init.headers, body: init.body });
+  const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
+  // The leak scan (issue 15): credentials this request carries are secrets from now on, and what came back is scanned for them.
+  registerRequestCredentials(url, init.headers, init.body);
+  const res = await fetch(url, { method, headers: init.headers, body: init.body });
   const text = await res.text();
+  recordResponse({
+    method,
+    url,
+    status: res.status,
+    headers: Object.fromEntries(res.headers),
+    body: text,
+    ...(isViewerRequest(init.headers) ? { audience: 'viewer' } : {}),
+  });
   let body: unknown = text;
   try {
     body = text ? JSON.parse(text) : null;
@@ -42,3 +54,12 @@ export async function rawRequest(
   }
   return { status: res.status, body, headers: res.headers };
 }
+
+export * from './testing/route-discovery';
+export * from './testing/hostile-input';
+export * from './testing/answer-shape';
+export * from './testing/route-fuzz';
+export * from './testing/schema-oracle';
+export * from './testing/row-counts';
+export * from './testing/prometheus';
+export * from './testing/trpc-fuzz';

@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import { authRoutes, errorHandler, notFoundHandler, requestId, requireSession } from '@mos/http';
 import { createIngressMetrics, type AppDeps } from '@mos/app';
-import { metricsRoutes } from './routes/metrics';
+import { apiMetrics } from './routes/metrics';
 import { probeRoutes } from './routes/probes';
 import { webhookIngressRoutes } from './routes/webhook-ingress';
 import { internalWebhookRoutes } from './routes/internal-webhooks';
@@ -24,13 +24,16 @@ export function createApiApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  // Per-process ingress counters: each workspace's share in /internal/runtime, the whole in /metrics.
+  const ingressMetrics = createIngressMetrics();
+  const metrics = apiMetrics(deps, ingressMetrics);
+  // First, so a request's latency covers everything after its arrival.
+  app.use(metrics.observe);
   app.use(requestId);
 
   app.use(probeRoutes(deps));
-  // Per-process ingress counters: each workspace's share in /internal/runtime, the whole in /metrics.
-  const ingressMetrics = createIngressMetrics();
   app.use(webhookIngressRoutes(deps, ingressMetrics));
-  app.use(metricsRoutes(deps, ingressMetrics));
+  app.use(metrics.routes);
   // Signed by the sender's one-time secret, resolved by URL slug: no session, no API key.
   app.use(inboundWebhookRoutes(deps));
   // Legacy-compatible paths: API key (or the partner secret), legacy {status, message} answers.

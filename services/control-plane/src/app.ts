@@ -7,6 +7,7 @@ import { templateRoutes } from './routes/templates';
 import { contactRoutes } from './routes/contacts';
 import { inboundWebhookRoutes } from './routes/inbound-webhooks';
 import { trpcHandler } from './trpc-http';
+import { controlPlaneMetrics } from './metrics';
 
 /**
  * The control-plane app: /trpc (the typed surface) and /api/* REST routes that are thin
@@ -15,13 +16,17 @@ import { trpcHandler } from './trpc-http';
 export function createControlPlaneApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  const metrics = controlPlaneMetrics(deps);
+  // First, so a request's latency covers everything after its arrival.
+  app.use(metrics.observe);
   app.use(requestId);
 
   app.get('/health', (_req, res) => {
     res.json({ ok: true, service: 'control-plane', buildVersion: buildVersion(), environment: deps.env.MOS_ENV, timestamp: deps.clock.now().toISOString() });
   });
 
-  app.use('/trpc', trpcHandler(deps));
+  app.use(metrics.routes);
+  app.use('/trpc', trpcHandler(deps, metrics.trpcCall));
 
   app.use('/api/auth', authRoutes(deps));
   app.use('/api', jsonBody('1mb'));

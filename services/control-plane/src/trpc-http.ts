@@ -20,8 +20,11 @@ function refusedBody(req: Request): AppError | undefined {
   return unsupportedBody(req);
 }
 
-/** The /trpc handler: limits, JSON-only bodies, the caller's session, and 500s logged with their request id. */
-export function trpcHandler(deps: AppDeps): RequestHandler {
+/**
+ * The /trpc handler: limits, JSON-only bodies, the caller's session, and 500s logged with their
+ * request id. `observeCall` (the process's counters) hears each call's procedure type and code.
+ */
+export function trpcHandler(deps: AppDeps, observeCall?: (type: string, code: string) => void): RequestHandler {
   return createExpressMiddleware({
     router: appRouter,
     maxBodySize: TRPC_MAX_BODY_BYTES,
@@ -37,6 +40,13 @@ export function trpcHandler(deps: AppDeps): RequestHandler {
         // tRPC would make any throw here a 500; a malformed session cookie is the client's 400.
         throw isAppError(err) ? toTRPCError(err) : err;
       }
+    },
+    // Runs once per response with every call's result, in call order: the one place that sees successes and failures alike.
+    responseMeta: ({ info, data }) => {
+      if (observeCall) {
+        data.forEach((d, i) => observeCall(info?.calls[i]?.procedure?._def.type ?? 'unknown', 'error' in d ? String(d.error.data.code) : 'OK'));
+      }
+      return {};
     },
     onError: ({ error, path, req }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') {

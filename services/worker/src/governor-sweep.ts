@@ -18,14 +18,20 @@ export function startGovernorSweep(opts: {
   clock: Clock;
   intervalMs: number;
   signal(workspaceId: string, phoneNumberId: string): Promise<void>;
+  /** The worker's counters (metrics.ts). */
+  observe?: (outcome: 'sent' | 'failed') => void;
 }): GovernorSweep {
   let running: Promise<void> | null = null;
   const sweep = async () => {
     try {
       for (const g of await governorsWithBacklog(opts.db, opts.clock.now())) {
-        await opts
-          .signal(g.workspaceId, g.phoneNumberId)
-          .catch((err: unknown) => opts.log.warn({ err: (err as Error).message, ...g }, 'governor sweep: signal failed'));
+        await opts.signal(g.workspaceId, g.phoneNumberId).then(
+          () => opts.observe?.('sent'),
+          (err: unknown) => {
+            opts.observe?.('failed');
+            opts.log.warn({ err: (err as Error).message, ...g }, 'governor sweep: signal failed');
+          },
+        );
       }
     } catch (err) {
       opts.log.warn({ err: (err as Error).message }, 'governor sweep failed');

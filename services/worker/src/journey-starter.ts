@@ -32,6 +32,8 @@ export function startJourneyStarter(opts: {
   temporal: () => Promise<Client>;
   taskQueue: string;
   pollIntervalMs?: number;
+  /** The worker's counters (metrics.ts), told once the claim's transaction committed. */
+  observe?: (kind: 'start' | 'signal', outcome: 'done' | 'deferred') => void;
 }): JourneyStarter {
   const log = opts.log.child({ component: 'journey-starter' });
   const pollMs = opts.pollIntervalMs ?? 250;
@@ -72,7 +74,8 @@ export function startJourneyStarter(opts: {
   async function tick(): Promise<number> {
     const client = await opts.temporal();
     const now = opts.clock.now();
-    return opts.db.transaction(async (tx) => {
+    const handled: ['start' | 'signal', 'done' | 'deferred'][] = [];
+    const count = await opts.db.transaction(async (tx) => {
       const jobs = await claimJourneyJobs(tx, [START_JOURNEY_RUN, SIGNAL_JOURNEY_REPLY], BATCH, now);
       let failed = false;
       for (const job of jobs) {
@@ -83,15 +86,19 @@ export function startJourneyStarter(opts: {
           await completeJob(tx, job.workspaceId, job.id, { status: 'completed', now });
           const runId = str(job.payload, 'journeyRunId');
           if (job.jobType === START_JOURNEY_RUN && runId) await markJourneyRunStarted(tx, job.workspaceId, runId, now);
+          handled.push([job.jobType === START_JOURNEY_RUN ? 'start' : 'signal', 'done']);
         } catch (err) {
           failed = true;
           const delayMs = Math.min(60_000, 500 * 2 ** Math.min(job.attempts, 7));
           await deferJob(tx, job.workspaceId, job.id, { error: (err as Error).message ?? String(err), availableAt: new Date(now.getTime() + delayMs), now });
           log.warn({ jobId: job.id, jobType: job.jobType, err: (err as Error).message, retryInMs: delayMs }, 'journey job deferred');
+          handled.push([job.jobType === START_JOURNEY_RUN ? 'start' : 'signal', 'deferred']);
         }
       }
       return jobs.length;
     });
+    for (const [kind, outcome] of handled) opts.observe?.(kind, outcome);
+    return count;
   }
 
   const loop = (async () => {

@@ -11,6 +11,8 @@ import {
 } from '@mos/workflows';
 import { startWorkerRuntime, type WorkerRuntime } from './worker';
 import { workflowSourceFor, type WorkflowSource } from './workflow-bundle';
+import { createWorkerMetrics } from './metrics';
+import { startWorkerMetricsServer } from './metrics-server';
 
 /** The worker process: `pnpm dev:worker`. Stops cleanly on SIGINT/SIGTERM, also while Temporal is still unreachable. */
 const env = loadEnvOrExit();
@@ -30,14 +32,20 @@ try {
 }
 log.info('workflowBundle' in source ? { workflowBundle: source.workflowBundle.codePath } : { workflowsPath: source.workflowsPath }, 'workflow code');
 
+// The process's counters and its GET /metrics + /health server (docs/operations.md), up while Temporal is still connecting.
+const metrics = createWorkerMetrics({ db: deps.db, log });
+let workerState = () => 'connecting';
+const metricsServer = startWorkerMetricsServer({ env, log, metrics, state: () => workerState() });
+
 const starting: Promise<WorkerRuntime> = startWorkerRuntime({
   db: deps.db,
   databaseUrl: env.DATABASE_URL,
   log,
   clock: deps.clock,
-  temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
+  temporal: { ...env.temporal, taskQueue: env.TEMPORAL_TASK_QUEUE },
   temporalClient: deps.temporal,
   relay: { batchSize: env.WEBHOOK_BATCH_MAX, lanes: env.WEBHOOK_BATCH_LANES },
+  metrics,
   ...('workflowBundle' in source ? { worker: { workflowBundle: source.workflowBundle } } : {}),
   // Without PROVIDER_BASE_URL the provider client refuses every call, so a sync page fails non-retryably.
   extraActivities: {
@@ -49,6 +57,7 @@ const starting: Promise<WorkerRuntime> = startWorkerRuntime({
       provider: deps.provider,
       clock: deps.clock,
       wakeGovernor: (workspaceId, phoneNumberId) => wakeGovernor(deps, workspaceId, phoneNumberId),
+      observeSend: metrics.sends,
     }),
     ...createJourneyActivities({
       db: deps.db,
@@ -70,6 +79,10 @@ const starting: Promise<WorkerRuntime> = startWorkerRuntime({
   ],
   signal: abort.signal,
 });
+starting.then(
+  (runtime) => (workerState = () => runtime.worker.getState()),
+  () => {},
+);
 
 let exiting = false;
 async function shutdown(signal: string, code = 0): Promise<void> {
@@ -80,6 +93,7 @@ async function shutdown(signal: string, code = 0): Promise<void> {
   abort.abort();
   const runtime = await starting.catch(() => null);
   await runtime?.stop();
+  await (await metricsServer)?.close();
   // The Temporal connection, then the pool.
   await app.close();
   process.exit(code);

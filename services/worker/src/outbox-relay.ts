@@ -23,6 +23,16 @@ export interface OutboxRelayOptions {
   lanes?: number;
   /** A batch with jobs still dispatched after this long is checked (started again, or handed off). */
   staleAfterMs?: number;
+  /** The worker's counters (metrics.ts). */
+  observe?: RelayObserver;
+}
+
+/** What the relay reports as it claims and starts batches (the worker's /metrics). */
+export interface RelayObserver {
+  /** A claimed batch of `size` webhooks, whose run started (or failed to start). */
+  batch(size: number, started: boolean): void;
+  /** A stale batch checked by the sweep. */
+  recovered(): void;
 }
 
 /** Batch sizes seen, in buckets: read by /internal/runtime through the heartbeat. */
@@ -141,9 +151,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     if (batches.length === 0) return 0;
     const results = await Promise.allSettled(batches.map(dispatch));
     let claimed = 0;
-    for (const batch of batches) {
+    for (const [i, batch] of batches.entries()) {
       claimed += batch.jobs.length;
       stats.batchSizes[bucketOf(batch.jobs.length)]++;
+      opts.observe?.batch(batch.jobs.length, results[i]!.status === 'fulfilled');
     }
     stats.batches += batches.length;
     stats.dispatched += claimed;
@@ -158,6 +169,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     for (const batch of stale) {
       await opts.dispatcher.recover(batch);
       stats.recovered++;
+      opts.observe?.recovered();
     }
     return stale.length;
   }

@@ -4,7 +4,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { Client } from '@temporalio/client';
 import { systemClock, type Clock } from '@mos/core';
 import type { Db } from '@mos/db';
-import type { Logger } from '@mos/config';
+import { describeTemporal, type Logger, type TemporalConnectionSettings } from '@mos/config';
 import { lazyTemporalClient, type LazyTemporalClient } from '@mos/app';
 import { WORKFLOWS_PATH, createActivities, type FamilyEffects } from '@mos/workflows';
 import { defaultEffects } from './effects';
@@ -13,6 +13,7 @@ import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './
 import { temporalBatchDispatcher } from './batch-dispatcher';
 import { startGovernorSweep } from './governor-sweep';
 import { startJourneyStarter } from './journey-starter';
+import type { WorkerMetrics } from './metrics';
 
 /** Worker knobs we tune (see docs/benchmarks.md); everything else keeps Temporal's defaults. */
 export type WorkerTuning = Pick<
@@ -31,7 +32,8 @@ export interface WorkerRuntimeOptions {
   databaseUrl: string;
   log: Logger;
   clock?: Clock;
-  temporal: { address: string; namespace: string; taskQueue: string };
+  /** `{ ...env.temporal, taskQueue }` in a process (TLS, API key); tests may give just address and namespace. */
+  temporal: TemporalConnectionSettings & { taskQueue: string };
   /**
    * The process's Temporal client (`AppDeps.temporal`), used by the relay and the start-up
    * hooks; its owner closes it. Without one the runtime opens its own from `temporal` and
@@ -70,6 +72,12 @@ export interface WorkerRuntimeOptions {
   journeyStarter?: false | { pollIntervalMs?: number };
   /** Aborting while Temporal is still unreachable at start stops relay and heartbeat and rejects. */
   signal?: AbortSignal;
+  /**
+   * The process's counters (metrics.ts): the relay, the journey starter, the governor sweep and
+   * the webhook activities report to them. The send activities come in `extraActivities`: give
+   * them `metrics.sends` as `observeSend`.
+   */
+  metrics?: WorkerMetrics;
 }
 
 export interface WorkerRuntime {
@@ -88,10 +96,12 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** Temporal may be down when the process starts: keep trying, relay and heartbeat meanwhile. */
-async function connectWithRetry(address: string, log: Logger, signal?: AbortSignal): Promise<NativeConnection> {
+async function connectWithRetry(settings: TemporalConnectionSettings, log: Logger, signal?: AbortSignal): Promise<NativeConnection> {
+  // The namespace is the worker's, not the connection's; absent options keep Temporal's defaults.
+  const { namespace: _namespace, ...connectOptions } = settings;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await NativeConnection.connect({ address });
+      return await NativeConnection.connect(connectOptions);
     } catch (err) {
       if (signal?.aborted) throw err;
       const delay = Math.min(30_000, 500 * 2 ** Math.min(attempt, 10));
@@ -112,7 +122,8 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
   const workerId = opts.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const log = opts.log.child({ workerId });
 
-  const temporalClient = opts.temporalClient ?? lazyTemporalClient({ address: opts.temporal.address, namespace: opts.temporal.namespace });
+  const { taskQueue: _taskQueue, ...temporalSettings } = opts.temporal;
+  const temporalClient = opts.temporalClient ?? lazyTemporalClient(temporalSettings);
   const closeOwnClient = () => (opts.temporalClient ? Promise.resolve() : temporalClient.close());
   // Eager starts need a client on the worker's own connection, which exists once the worker
   // does; until then the relay starts runs through the process's client.
@@ -135,6 +146,7 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
           log,
           clock,
           ...relayOptions,
+          ...(opts.metrics ? { observe: opts.metrics.relay } : {}),
         });
   let worker: Worker | null = null;
 
@@ -161,7 +173,8 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
 
   let connection: NativeConnection;
   try {
-    connection = await connectWithRetry(opts.temporal.address, log, opts.signal);
+    log.info(describeTemporal(temporalSettings), 'connecting to Temporal');
+    connection = await connectWithRetry(temporalSettings, log, opts.signal);
     const { workflowBundle, ...tuning } = opts.worker ?? {};
     worker = await Worker.create({
       connection,
@@ -170,7 +183,7 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
       ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
       activities: {
         ...opts.extraActivities,
-        ...createActivities({ db: opts.db, log, clock, effects: opts.effects ?? defaultEffects({ log, clock }) }),
+        ...createActivities({ db: opts.db, log, clock, effects: opts.effects ?? defaultEffects({ log, clock }), observe: opts.metrics?.webhooks }),
       },
       identity: workerId,
       shutdownGraceTime: '5 seconds',
@@ -195,7 +208,14 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
   }
 
   const sweep = opts.governorSweep
-    ? startGovernorSweep({ db: opts.db, log, clock, intervalMs: opts.governorSweep.intervalMs ?? 15_000, signal: opts.governorSweep.signal })
+    ? startGovernorSweep({
+        db: opts.db,
+        log,
+        clock,
+        intervalMs: opts.governorSweep.intervalMs ?? 15_000,
+        signal: opts.governorSweep.signal,
+        observe: opts.metrics?.governorSignal,
+      })
     : null;
 
   const journeyStarter =
@@ -207,6 +227,7 @@ export async function startWorkerRuntime(opts: WorkerRuntimeOptions): Promise<Wo
           clock,
           temporal: () => temporalClient.get(),
           taskQueue: opts.temporal.taskQueue,
+          observe: opts.metrics?.journeyJob,
           ...(opts.journeyStarter || {}),
         });
 

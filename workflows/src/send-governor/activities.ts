@@ -20,6 +20,7 @@ import {
 import type { Logger } from '@mos/config';
 import { isProviderError, type ProviderClient } from '@mos/provider';
 import type { SendSliceInput, SendSliceResult } from './contract';
+import type { SendObserver } from './observer';
 
 export interface SendGovernorDeps {
   db: Db;
@@ -31,6 +32,8 @@ export interface SendGovernorDeps {
   pairSpacingMs?: number;
   /** How long a send with no answer waits for a status webhook naming it before it is sent again. */
   requeueUnansweredAfterMs?: number;
+  /** The worker's send counters (docs/operations.md). */
+  observeSend?: SendObserver;
 }
 
 /** A message is retried this many times on transient failures, then failed with the last error. */
@@ -119,6 +122,7 @@ export function createSendGovernorActivities(deps: SendGovernorDeps) {
           const res = await deps.provider.sendMessage({ phoneNumberId, accessToken }, providerSendBody(s.id, s.toPhone, s.content));
           pending.push({ id: s.id, kind: 'accepted', providerMessageId: res.messages[0]!.id, at: clock.now() });
           tally.sent += 1;
+          deps.observeSend?.answered('accepted', null);
         } catch (err) {
           const result = await onFailure(s, err);
           if (result) pending.push(result);
@@ -128,6 +132,7 @@ export function createSendGovernorActivities(deps: SendGovernorDeps) {
       const onFailure = async (s: ClaimedSend, err: unknown): Promise<SendResult | null> => {
         const now = clock.now();
         if (!isProviderError(err)) {
+          deps.observeSend?.answered('unexpected_error', null);
           deps.log.error({ err, workspaceId, messageId: s.id }, 'send failed unexpectedly');
           tally.retried += 1;
           return { id: s.id, kind: 'retry', notBefore: new Date(now.getTime() + 5000) };
@@ -139,6 +144,7 @@ export function createSendGovernorActivities(deps: SendGovernorDeps) {
           s.attempts,
           pairSpacingMs,
         );
+        deps.observeSend?.answered(outcome.kind, pe?.code ?? null);
         const lastError: SendError = { code: pe?.code ?? err.status ?? 'provider_unreachable', title: err.userMessage };
         switch (outcome.kind) {
           case 'unknown':

@@ -34,12 +34,15 @@ import {
   type WebhookOutcome,
 } from './contract';
 import { applyFamily, type FamilyEffects } from './effects/family-effects';
+import { statusesOf, type ObservedStatus, type WebhookObserver } from './observer';
 
 export interface ActivityDeps {
   db: Db;
   log: Logger;
   clock: Clock;
   effects: FamilyEffects;
+  /** The worker's counters (docs/operations.md); told only after a commit. */
+  observe?: WebhookObserver;
 }
 
 /** Ingress topics for bodies the ingress could not read as an envelope, and the failure type each keeps. */
@@ -138,6 +141,8 @@ interface Applied {
   topic: string;
   familyCount: number;
   skippedCount: number;
+  /** For the observer, when applied now: when the ingress stored it, and its statuses. */
+  observed?: { receivedAt: Date; statuses: ObservedStatus[] };
 }
 
 /**
@@ -176,7 +181,14 @@ async function applyCompatCall(
     now: deps.clock.now(),
     run,
   });
-  return { outcome: 'applied', deliveryId: job.deliveryId, topic: event.topic, familyCount: 1, skippedCount: 0 };
+  return {
+    outcome: 'applied',
+    deliveryId: job.deliveryId,
+    topic: event.topic,
+    familyCount: 1,
+    skippedCount: 0,
+    observed: { receivedAt: event.receivedAt, statuses: [] },
+  };
 }
 
 /**
@@ -246,7 +258,14 @@ async function applyWebhook(deps: ActivityDeps, tx: DbOrTx, job: WebhookBatchJob
     reparsed,
     run,
   });
-  return { outcome: 'applied', deliveryId: job.deliveryId, topic, familyCount: families.length, skippedCount: normalized.skipped.length };
+  return {
+    outcome: 'applied',
+    deliveryId: job.deliveryId,
+    topic,
+    familyCount: families.length,
+    skippedCount: normalized.skipped.length,
+    observed: { receivedAt: event.receivedAt, statuses: statusesOf(families) },
+  };
 }
 
 /** The failure type and a message safe to store (no personal data) for anything applyWebhook threw. */
@@ -265,6 +284,7 @@ export function createProcessEvent(deps: ActivityDeps) {
     const run = currentRun();
     const applied = await cancellable(deps.db.transaction((tx) => applyWebhook(deps, tx, input, run)));
     const { outcome, deliveryId, topic, familyCount, skippedCount } = applied;
+    if (applied.observed) deps.observe?.processed(applied.observed);
     deps.log.debug({ workspaceId: input.workspaceId, webhookEventId: input.webhookEventId, jobId: input.jobId, outcome }, 'webhook event processed');
     return { deliveryId, status: 'processed', topic, familyCount, skippedCount };
   };
@@ -285,6 +305,7 @@ export function createApplyWebhookBatch(deps: ActivityDeps, opts: { budgetMs?: n
   return async function applyWebhookBatch(input: ProcessWebhookBatchInput): Promise<ApplyWebhookBatchResult> {
     const run = currentRun();
     const started = Date.now();
+    const observed: NonNullable<Applied['observed']>[] = [];
     const outcomes = await deps.db.transaction(async (tx) => {
       await boundStatementTime(tx, { statementMs: 3_000, lockMs: 2_000 });
       const result: WebhookOutcome[] = [];
@@ -295,7 +316,9 @@ export function createApplyWebhookBatch(deps: ActivityDeps, opts: { budgetMs?: n
         }
         const seen: { topic?: string } = {};
         try {
-          result.push({ jobId: job.jobId, outcome: (await tx.transaction((sp) => applyWebhook(deps, sp, job, run, seen))).outcome });
+          const applied = await tx.transaction((sp) => applyWebhook(deps, sp, job, run, seen));
+          if (applied.observed) observed.push(applied.observed);
+          result.push({ jobId: job.jobId, outcome: applied.outcome });
         } catch (err) {
           const failure = failureOf(err);
           deps.log.warn(
@@ -310,6 +333,10 @@ export function createApplyWebhookBatch(deps: ActivityDeps, opts: { budgetMs?: n
       await notifyOutbox(tx, LANE_FREED);
       return result;
     });
+    if (deps.observe) {
+      for (const o of outcomes) deps.observe.batchOutcome(o.outcome);
+      for (const o of observed) deps.observe.processed(o);
+    }
     deps.log.debug({ batchId: input.batchId, size: input.jobs.length, ms: Date.now() - started }, 'webhook batch applied');
     return { outcomes };
   };
@@ -356,6 +383,7 @@ export function createRecordFailure(deps: ActivityDeps) {
       now: deps.clock.now(),
       run: currentRun(),
     });
+    if (stored.status === 'failed') deps.observe?.failed();
     deps.log.warn(
       { workspaceId: input.workspaceId, webhookEventId: input.webhookEventId, jobId: input.jobId, deliveryId: stored.id, type: input.type },
       'webhook event failed',

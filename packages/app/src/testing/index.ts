@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, loadEnv } from '@mos/config';
+import { createLogger, loadEnv, type Env } from '@mos/config';
+import { registerSensitive, registerViewerCredential, type SensitiveKind } from '@mos/config/testing';
 import { fixedClock, systemClock, type Clock, type Role } from '@mos/core';
-import { createVault, setProviderIngressWorkspace, upsertMember, upsertWorkspace, type Db } from '@mos/db';
+import { createVault, setProviderIngressWorkspace, upsertMember, upsertWorkspace, type Db, type Vault } from '@mos/db';
 import { providerClientFromEnv } from '@mos/provider';
 import type { AppDeps } from '../deps';
 import { lazyTemporalClient } from '../temporal-client';
@@ -15,14 +16,44 @@ import { hashPassword } from '../auth/passwords';
  */
 export function testDeps(db: Db, options: { clock?: Clock; env?: Record<string, string> } = {}): AppDeps {
   const env = loadEnv({ ...process.env, MOS_ENV: 'test', ...options.env });
+  registerEnvSecrets(env);
   return {
     db,
     env,
     log: createLogger({ name: 'test', level: 'silent' }),
     clock: options.clock ?? systemClock,
-    vault: createVault(randomBytes(32), env),
+    vault: registeringVault(createVault(randomBytes(32), env)),
     provider: providerClientFromEnv(env),
     temporal: lazyTemporalClient({ address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE }),
+  };
+}
+
+/** The secrets a test env configures, for the leak scan (issue 15). */
+const ENV_SECRETS: [keyof Env, SensitiveKind][] = [
+  ['WEBHOOK_SIGNING_SECRET', 'webhook-signing-secret'],
+  ['PROVIDER_WEBHOOK_VERIFY_TOKEN', 'verify-token'],
+  ['PARTNER_WEBHOOK_SECRET', 'partner-secret'],
+  ['MOS_SERVICE_TOKEN', 'service-token'],
+  ['MOS_METRICS_TOKEN', 'metrics-token'],
+  ['MOS_MASTER_KEY', 'master-key'],
+  ['TEMPORAL_API_KEY', 'temporal-api-key'],
+];
+function registerEnvSecrets(env: Env): void {
+  for (const [name, kind] of ENV_SECRETS) registerSensitive(env[name] as string | undefined, kind);
+}
+
+/**
+ * Every secret stored through these deps, by a test or by the app serving it, is registered for
+ * the leak scan: the app under test shares the test's deps, so this sees the access tokens and
+ * signing secrets a test configures over HTTP as well.
+ */
+function registeringVault(vault: Vault): Vault {
+  return {
+    ...vault,
+    set: async (db, workspaceId, name, value) => {
+      registerSensitive(value, 'vault-secret');
+      await vault.set(db, workspaceId, name, value);
+    },
   };
 }
 
@@ -50,7 +81,13 @@ export async function seedOperator(
   const { workspace } = await upsertWorkspace(deps.db, slug, { wabaId: options.wabaId, phoneNumberId: options.phoneNumberId });
   if (options.providerIngress) await setProviderIngressWorkspace(deps.db, workspace.id);
   const { member } = await upsertMember(deps.db, workspace.id, { email, passwordHash: await hashPassword(password), role });
+  registerSensitive(password, 'password');
   const session = await login(deps, { email, password, workspace: slug });
+  registerSensitive(session.sessionToken, 'session-token');
+  if (role === 'viewer') registerViewerCredential(session.sessionToken);
   return { workspaceId: workspace.id, workspaceSlug: slug, memberId: member.id, email, password, role, token: session.sessionToken };
 }
 export * from './journeys';
+export * from './credentials';
+export * from './workspace-entities';
+export * from './concurrency';

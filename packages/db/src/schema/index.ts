@@ -23,3 +23,4 @@ export * from './send-ledger';
 export * from './broadcasts';
 export * from './inbound-webhooks';
 export * from './journeys';
+export * from './rate-limits';

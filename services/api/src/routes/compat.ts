@@ -1,7 +1,7 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { isAppError, sha256Hex } from '@mos/core';
 import { compatError, receiveCompatCall, type CompatAnswer, type CompatRoute, type AppDeps } from '@mos/app';
-import { perSecondLimit, readJsonBytes } from '@mos/http';
+import { perSecondLimit, rateLimitStoreOf, readJsonBytes } from '@mos/http';
 
 /**
  * The legacy-compatible paths (docs/compat.md): they keep the shapes external CRMs and
@@ -15,6 +15,8 @@ export function compatRoutes(deps: AppDeps): Router {
 
   // By the caller's key, or its secret, or its address when it sends neither (hashed: no credential as a map key).
   const rateLimit = perSecondLimit({
+    name: 'compat',
+    store: rateLimitStoreOf(deps),
     points: deps.env.COMPAT_RATE_LIMIT_PER_SECOND,
     keyOf: (req) => {
       const key = req.header('x-api-key');
@@ -87,5 +89,15 @@ export function compatRoutes(deps: AppDeps): Router {
     rateLimit,
     handle(() => ({ kind: 'partner_event', route: '/api/v0/webhooks/incoming/partner/custom_external_event' })),
   );
+  // The router's own refusals on these paths (a path segment that is not valid percent-encoding)
+  // keep the legacy shape too. Errors raised before this router never reach it (Express skips
+  // routers on the error path), so no other surface's error is re-shaped here.
+  const legacyRefusal: ErrorRequestHandler = (err: { status?: unknown }, req, res, next) => {
+    const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : undefined;
+    if (status === undefined || res.headersSent) return next(err);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(status).json({ ...compatError(status, 'Malformed request').body, requestId: req.requestId });
+  };
+  r.use(legacyRefusal);
   return r;
 }

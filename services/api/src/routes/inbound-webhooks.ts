@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { isAppError } from '@mos/core';
 import { receiveInboundWebhook, type AppDeps } from '@mos/app';
-import { perSecondLimit, readJsonBytes } from '@mos/http';
+import { perSecondLimit, rateLimitStoreOf, readJsonBytes } from '@mos/http';
 
 /**
  * POST /api/v1/inbound-webhooks/{slug}: signed webhooks from external systems, mapped to
@@ -14,6 +14,8 @@ export function inboundWebhookRoutes(deps: AppDeps): Router {
   const limit = deps.env.INBOUND_WEBHOOK_BODY_LIMIT_BYTES;
 
   const rateLimit = perSecondLimit({
+    name: 'inbound-webhook',
+    store: rateLimitStoreOf(deps),
     points: deps.env.INBOUND_WEBHOOK_RATE_LIMIT_PER_SECOND,
     keyOf: (req) => `slug:${String(req.params.slug)}`,
     refuse: (res) => res.status(429).json({ error: 'rate_limited', message: 'Too many requests to this inbound webhook' }),

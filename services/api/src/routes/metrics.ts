@@ -1,18 +1,37 @@
-import { Router } from 'express';
-import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
-import { constantTimeEqual } from '@mos/core';
+import { Router, type RequestHandler } from 'express';
+import { Counter, createMetricsRegistry, metricsHandler, requestDuration } from '@mos/http';
 import type { AppDeps, IngressCounter, IngressMetrics } from '@mos/app';
 
+/** What an API request is, for its latency series: ingest families by name, operator and the rest grouped. */
+export type ApiRouteFamily = 'provider' | 'inbound' | 'compat' | 'v1' | 'internal' | 'other';
+
+const COMPAT_PREFIXES = ['/compat/', '/api/v1beta/contact', '/webhooks/v0/', '/api/v0/webhooks/'];
+
+/** The family of a request path; null for the probes and /metrics (scrapes would drown the figures). */
+export function apiRouteFamily(path: string): ApiRouteFamily | null {
+  if (path === '/health' || path === '/ready' || path === '/metrics') return null;
+  if (path.startsWith('/webhooks/messaging') || path.startsWith('/webhooks/provider')) return 'provider';
+  if (path.startsWith('/api/v1/inbound-webhooks/')) return 'inbound';
+  if (COMPAT_PREFIXES.some((p) => path.startsWith(p))) return 'compat';
+  if (path === '/v1' || path.startsWith('/v1/')) return 'v1';
+  if (path.startsWith('/internal/')) return 'internal';
+  return 'other';
+}
+
+export interface ApiMetrics {
+  /** Times every request (mount first). */
+  observe: RequestHandler;
+  /** GET /metrics. */
+  routes: Router;
+}
+
 /**
- * GET /metrics: process-wide figures in Prometheus text format (prom-client, the standard
- * Node exporter), for the platform's scraper, never a tenant: it needs the bearer
- * MOS_METRICS_TOKEN when one is set, and without one it is off in production (404) and open
- * elsewhere (the apps listen on 127.0.0.1 by default). No label names a workspace.
+ * The API process's figures (docs/operations.md): Node's defaults under `mos_api_`, the
+ * provider ingress counters by outcome, and request-to-answer latency by route family and
+ * status class. The shared handler guards GET /metrics (MOS_METRICS_TOKEN).
  */
-export function metricsRoutes(deps: AppDeps, ingress: IngressMetrics): Router {
-  const r = Router();
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'mos_api_' });
+export function apiMetrics(deps: AppDeps, ingress: IngressMetrics): ApiMetrics {
+  const registry = createMetricsRegistry('api');
   new Counter({
     name: 'mos_webhook_ingress_requests_total',
     help: 'Provider webhook ingress requests of this process, by outcome (received counts every arrival).',
@@ -27,17 +46,12 @@ export function metricsRoutes(deps: AppDeps, ingress: IngressMetrics): Router {
       }
     },
   });
-
-  r.get('/metrics', async (req, res) => {
-    const token = deps.env.MOS_METRICS_TOKEN;
-    if (!token && deps.env.MOS_ENV === 'production') return res.status(404).json({ error: 'not_found' });
-    if (token) {
-      const auth = req.header('authorization') ?? '';
-      const presented = auth.toLowerCase().startsWith('bearer ') ? auth.slice(7).trim() : '';
-      if (!constantTimeEqual(presented, token)) return res.status(401).json({ error: 'unauthenticated' });
-    }
-    res.setHeader('Cache-Control', 'no-store');
-    res.type(registry.contentType).send(await registry.metrics());
+  const observe = requestDuration(registry, {
+    name: 'mos_api_request_duration_seconds',
+    help: 'API requests from arrival to answer, by route family (provider, inbound, compat, v1, internal, other) and status class.',
+    familyOf: (req) => apiRouteFamily(req.path),
   });
-  return r;
+  const routes = Router();
+  routes.get('/metrics', metricsHandler(deps.env, registry));
+  return { observe, routes };
 }

@@ -1,7 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import getRawBody from 'raw-body';
 import { constantTimeEqual, type WebhookSource } from '@mos/core';
-import { perSecondLimit } from '@mos/http';
+import { perSecondLimit, rateLimitStoreOf } from '@mos/http';
 import {
   createIngressResolver,
   ingestProviderWebhook,
@@ -60,6 +60,8 @@ export function webhookIngressRoutes(
     let handler = limits.get(source);
     if (!handler) {
       handler = perSecondLimit({
+        name: 'provider-webhook',
+        store: rateLimitStoreOf(deps),
         points: deps.env.WEBHOOK_RATE_LIMIT_PER_SECOND,
         keyOf: () => source,
         refuse: (res) => {

@@ -10,6 +10,7 @@ import { startSimulator, type RunningSimulator, type SimulatorConfig } from '@mo
 import { createJourneyActivities, createJourneyScheduleActivities, createSendingActivities, createTemplateActivities } from '@mos/workflows';
 import { sharedWorkflowBundle, temporalAddress, testLog, uniqueTaskQueue } from '../testing';
 import { startWorkerRuntime, type WorkerRuntime } from '../worker';
+import type { WorkerMetrics } from '../metrics';
 
 /**
  * The whole send path for tests: the provider simulator, the API (whose ingress receives the
@@ -39,6 +40,8 @@ export interface SendStackOptions {
   pairSpacingMs?: number;
   requeueUnansweredAfterMs?: number;
   providerTimeoutMs?: number;
+  /** The worker's counters, wired as main.ts wires them (relay, activities, sends). */
+  metrics?: WorkerMetrics;
 }
 
 export async function startSendStack(db: Db, databaseUrl: string, o: SendStackOptions = {}): Promise<SendStack> {
@@ -75,11 +78,13 @@ export async function startSendStack(db: Db, databaseUrl: string, o: SendStackOp
           requeueUnansweredAfterMs: o.requeueUnansweredAfterMs,
           pageSize: 100,
           wakeGovernor: (ws, phone) => wakeGovernor(deps, ws, phone),
+          ...(o.metrics ? { observeSend: o.metrics.sends } : {}),
         }),
         ...createJourneyActivities({ db, log: testLog, sendTemplate: (ws, request, key) => sendJourneyTemplate(deps, ws, request, key) }),
         ...createJourneyScheduleActivities({ db, log: testLog, pageSize: 2 }),
       },
       governorSweep: { intervalMs: 2000, signal: (ws, phone) => signalGovernor(deps, ws, phone) },
+      ...(o.metrics ? { metrics: o.metrics } : {}),
     });
   const stack: SendStack = {
     deps,

@@ -1,0 +1,3 @@
+export * from './leak-policy';
+export * from './leak-capture';
+export * from './leak-scan';
