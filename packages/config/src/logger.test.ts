@@ -31,6 +31,18 @@ describe('log redaction', () => {
   });
 });
 
+describe('credential redaction', () => {
+  it('hides credentials at the top level and one level down', () => {
+    const { log, lines } = capture();
+    log.warn({ secret: 'sek-top-1', token: 'tok-top-2', password: 'pw-top-3', apiKey: 'key-top-4', accessToken: 'at-top-5' }, 'top');
+    log.warn({ auth: { secret: 'sek-nested-6', sessionToken: 'st-nested-7', passwordHash: 'ph-nested-8' } }, 'nested');
+    const text = lines();
+    for (const v of ['sek-top-1', 'tok-top-2', 'pw-top-3', 'key-top-4', 'at-top-5', 'sek-nested-6', 'st-nested-7', 'ph-nested-8'])
+      expect(text).not.toContain(v);
+    expect(text.match(/\[redacted\]/g)?.length).toBe(8);
+  });
+});
+
 describe('logged errors', () => {
   it('keep the driver error and the stack frames, never a failed query or its parameters or row values', () => {
     const { log, lines } = capture();

@@ -14,11 +14,8 @@ export const REDACT_PATHS = [
   'req.headers["x-hub-signature-256"]',
   'req.headers["x-service-signature"]',
   'res.headers["set-cookie"]',
-  '*.password',
-  '*.passwordHash',
-  '*.token',
-  '*.sessionToken',
-  '*.secret',
+  // Credentials at the top level (log.warn({ token })) and one level down.
+  ...['password', 'passwordHash', 'token', 'sessionToken', 'secret', 'apiKey', 'accessToken'].flatMap((k) => [k, `*.${k}`]),
   '*.key',
   '*.value',
   '*.body',
