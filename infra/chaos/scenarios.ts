@@ -6,6 +6,7 @@
  */
 import { bodyStream } from '../bench/webhook-bodies';
 import { sleep } from '../bench/send-stack';
+import type { SimStatsSnapshot as SimStats } from '../../packages/provider/src/simulator/index';
 import type { Stack } from './harness';
 import { startLoad, type Delivery } from './load';
 import { startPostgres, startTemporal, stopPostgres, stopTemporal } from './stack-control';
@@ -149,13 +150,21 @@ export const providerFaults: LoadScenario = {
   },
   async inject(ctx) {
     await waitUntil(ctx, ctx.profile.loadS * 1000);
-    const stats = (await (await fetch(`${ctx.stack.simUrl}/_sim/stats`)).json()) as Record<string, unknown>;
-    ctx.notes.simulator = stats;
+    const { accepted, rejected, rejectionsByCode, timeouts } = (await (await fetch(`${ctx.stack.simUrl}/_sim/stats`)).json()) as SimStats;
+    ctx.notes.simulator = { accepted, rejected, rejectionsByCode, timeouts };
     await fetch(`${ctx.stack.simUrl}/_sim/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ serverErrorShare: 0, timeoutShare: 0 }),
     });
+  },
+  extraChecks: (r) => {
+    const byCode = (r.notes.simulator as Pick<SimStats, 'rejectionsByCode'>).rejectionsByCode;
+    const serverErrors = (byCode['1'] ?? 0) + (byCode['2'] ?? 0);
+    return [
+      check('the provider answered the queued 130429 x20 and 131056 x10', (byCode['130429'] ?? 0) >= 20 && (byCode['131056'] ?? 0) >= 10, byCode),
+      check('the provider answered sends with 500/503', serverErrors > 0, serverErrors),
+    ];
   },
 };
 

@@ -100,7 +100,13 @@ export function createSimulatorApp(config: SimulatorConfig, store: SimStore, eng
   api.use((req: Request, res: Response, next: NextFunction) => {
     if (!/^v\d+\.\d+$/.test(param(req.params.version))) return send(res, E.graphError(400, { message: 'Unknown path components', code: 2500 }));
     const fault = store.takeFault();
-    if (fault) return send(res, fault.code === 130429 ? E.rateLimitHit() : fault.code === 131056 ? E.pairRateLimitHit() : E.serverError(fault.status));
+    if (fault) {
+      const e = fault.code === 130429 ? E.rateLimitHit() : fault.code === 131056 ? E.pairRateLimitHit() : E.serverError(fault.status);
+      // On a send it is that number's rejection, counted like the ones the send rules give.
+      const sendingFrom = req.method === 'POST' ? /^\/([^/]+)\/messages$/.exec(req.path)?.[1] : undefined;
+      if (sendingFrom) engine.stats.rejected(sendingFrom, e.body.error.code ?? 0, engine.clock());
+      return send(res, e);
+    }
     const auth = req.headers.authorization;
     if (!auth) return send(res, E.missingToken());
     if (auth !== `Bearer ${config.accessToken}`) return send(res, E.invalidToken());
