@@ -59,7 +59,8 @@ describe('redactInboundHeaders', () => {
         (secrets, kept) => {
           const headers: Record<string, string | string[]> = { ...kept };
           for (const [n, [, v]] of secrets) Object.defineProperty(headers, n, { value: v, enumerable: true, configurable: true, writable: true });
-          const stored = JSON.stringify(redactInboundHeaders(headers));
+          // The stored values: a generated header name may itself spell part of a secret ("prototype").
+          const stored = JSON.stringify(Object.values(redactInboundHeaders(headers)));
           for (const [, [s]] of secrets) expect(stored).not.toContain(s.slice(6));
         },
       ),
